@@ -1,0 +1,36 @@
+//! The command line (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "harness",
+    version,
+    about = "An experiment harness for game-tree search: exact counters, reproducible runs"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run an experiment file and write results/<name>/runs.csv.
+    Run {
+        /// The experiment file (TOML).
+        file: PathBuf,
+        /// Output folder (default: results/<name>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Worker threads (default: one per core). Results do not depend on it.
+        #[arg(long, default_value_t = 0)]
+        jobs: usize,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// List the games, algorithms and orderings with their options.
+    List,
+}

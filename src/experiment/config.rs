@@ -1,0 +1,296 @@
+//! Experiment files: TOML, parsed with serde (unknown keys rejected), validated with spans so
+//! every error names the file, the key, its line:column and what is allowed.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::oneormany::{from_seq, OneOrMany};
+use crate::error::{Error, Result};
+use crate::search::{Algorithm, Ordering, TieBreak, Variant};
+
+/// The whole experiment file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentFile {
+    /// Names the results folder `results/<name>/`.
+    pub name: Spanned<String>,
+    #[serde(default)]
+    pub description: String,
+    /// The experiment seed; every random choice derives from it and the run key.
+    #[serde(default)]
+    pub seed: u64,
+    pub game: GameSection,
+    pub search: SearchSection,
+}
+
+/// `[game]`: which game(s), their options and the positions to search from.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSection {
+    pub kind: Spanned<OneOrMany<GameKind>>,
+    /// Positions in the game's notation; `"start"` is the game's initial position.
+    pub positions: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Tic-tac-toe value scale(s): `win-loss`, `depth-penalty`.
+    pub scale: Option<Spanned<OneOrMany<Named<crate::games::tictactoe::Scale>>>>,
+    /// Nim: misère play (taking the last object loses).
+    pub misere: Option<Spanned<OneOrMany<bool>>>,
+}
+
+/// The games an experiment can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameKind {
+    Tictactoe,
+    Nim,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 2] = [GameKind::Tictactoe, GameKind::Nim];
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Tictactoe => "tictactoe",
+            GameKind::Nim => "nim",
+        }
+    }
+    /// The `[game]` option keys that apply to this game.
+    pub fn option_keys(self) -> &'static [&'static str] {
+        match self {
+            GameKind::Tictactoe => &["scale"],
+            GameKind::Nim => &["misere"],
+        }
+    }
+}
+
+/// `[search]`: the algorithm and its parameters; any key may be a list.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchSection {
+    pub algorithm: OneOrMany<Named<Algorithm>>,
+    /// Alpha-beta variant(s): `fail-hard`, `fail-soft` (default). Ignored by minimax/negamax.
+    pub variant: Option<OneOrMany<Named<Variant>>>,
+    pub depth: Spanned<DepthSpec>,
+    /// Ordering(s); default `natural`.
+    pub ordering: Option<OneOrMany<OrderingSpec>>,
+    /// `first` (default) or `random`.
+    pub tie_break: Option<OneOrMany<Named<TieBreak>>>,
+    /// Repetitions of runs that use randomness (random ordering or tie-break); default 1.
+    pub repetitions: Option<Spanned<u32>>,
+    /// Budget: the most nodes one search may enter.
+    pub max_nodes: Option<Spanned<u64>>,
+    /// Budget: the most seconds one search may take.
+    pub max_seconds: Option<Spanned<f64>>,
+}
+
+/// A value named by a string with a fixed set of allowed names.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Named<T>(pub T);
+
+/// Types with a fixed set of names, for `Named<T>`.
+pub trait NamedValue: Sized {
+    const WHAT: &'static str;
+    const NAMES: &'static [&'static str];
+    fn from_name(s: &str) -> Option<Self>;
+}
+
+macro_rules! named {
+    ($t:ty, $what:expr) => {
+        impl NamedValue for $t {
+            const WHAT: &'static str = $what;
+            const NAMES: &'static [&'static str] = &<$t>::NAMES;
+            fn from_name(s: &str) -> Option<Self> {
+                <$t>::parse(s)
+            }
+        }
+    };
+}
+named!(Algorithm, "algorithm");
+named!(Variant, "variant");
+named!(TieBreak, "tie_break");
+named!(crate::games::tictactoe::Scale, "scale");
+
+impl<'de, T: NamedValue> Deserialize<'de> for Named<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        T::from_name(&s).map(Named).ok_or_else(|| {
+            de::Error::custom(format!(
+                "unknown {} `{s}`; allowed: {}",
+                T::WHAT,
+                T::NAMES.join(", ")
+            ))
+        })
+    }
+}
+
+/// One depth: a number of plies, or `full` (to the end of the game).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Depth {
+    Plies(u32),
+    Full,
+}
+
+impl fmt::Display for Depth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Depth::Plies(d) => write!(f, "{d}"),
+            Depth::Full => write!(f, "full"),
+        }
+    }
+}
+
+const DEPTH_HELP: &str =
+    "a whole number of plies >= 1, \"full\", a list of these, or a range { from = 1, to = 9 }";
+
+fn depth_from_i64<E: de::Error>(v: i64) -> std::result::Result<Depth, E> {
+    if !(1..=10_000).contains(&v) {
+        Err(E::custom(format!(
+            "depth {v} is out of range; allowed: {DEPTH_HELP}"
+        )))
+    } else {
+        Ok(Depth::Plies(v as u32))
+    }
+}
+
+/// `depth`: one depth, a list, or a range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthSpec(pub Vec<Depth>);
+
+impl<'de> Deserialize<'de> for DepthSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = DepthSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(DEPTH_HELP)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<DepthSpec, E> {
+                Ok(DepthSpec(vec![depth_from_i64(v)?]))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<DepthSpec, E> {
+                if v == "full" {
+                    Ok(DepthSpec(vec![Depth::Full]))
+                } else {
+                    Err(E::custom(format!("depth `{v}`; allowed: {DEPTH_HELP}")))
+                }
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(
+                self,
+                mut s: A,
+            ) -> std::result::Result<DepthSpec, A::Error> {
+                let mut out = Vec::new();
+                while let Some(one) = s.next_element::<DepthSpec>()? {
+                    out.extend(one.0);
+                }
+                if out.is_empty() {
+                    return Err(de::Error::custom("an empty depth list gives no runs"));
+                }
+                Ok(DepthSpec(out))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> std::result::Result<DepthSpec, A::Error> {
+                let (mut from, mut to) = (None, None);
+                while let Some(k) = m.next_key::<String>()? {
+                    match k.as_str() {
+                        "from" => from = Some(m.next_value::<i64>()?),
+                        "to" => to = Some(m.next_value::<i64>()?),
+                        _ => {
+                            return Err(de::Error::custom(format!(
+                                "unknown key `{k}` in a depth range; allowed: from, to"
+                            )))
+                        }
+                    }
+                }
+                let (from, to) = match (from, to) {
+                    (Some(f), Some(t)) => (f, t),
+                    _ => {
+                        return Err(de::Error::custom(
+                            "a depth range needs both `from` and `to`",
+                        ))
+                    }
+                };
+                depth_from_i64::<A::Error>(from)?;
+                depth_from_i64::<A::Error>(to)?;
+                if from > to {
+                    return Err(de::Error::custom(format!(
+                        "depth range from {from} to {to} is empty"
+                    )));
+                }
+                Ok(DepthSpec(
+                    (from..=to).map(|d| Depth::Plies(d as u32)).collect(),
+                ))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// An ordering: a string such as `static` or `static+random`, or a list of terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OrderingSpec(pub Ordering);
+
+impl<'de> Deserialize<'de> for OrderingSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = OrderingSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "an ordering: {}", crate::search::ordering::ORDERING_HELP)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<OrderingSpec, E> {
+                Ordering::parse(v).map(OrderingSpec).map_err(E::custom)
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(
+                self,
+                s: A,
+            ) -> std::result::Result<OrderingSpec, A::Error> {
+                let parts: Vec<String> = from_seq(s)?;
+                Ordering::parse(&parts.join("+"))
+                    .map(OrderingSpec)
+                    .map_err(de::Error::custom)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Line and column (1-based) of a byte offset.
+pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
+    let before = &src[..offset.min(src.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+    (line, col)
+}
+
+/// An input error at a span of the file.
+pub fn at(path: &Path, src: &str, span: std::ops::Range<usize>, msg: impl fmt::Display) -> Error {
+    let (l, c) = line_col(src, span.start);
+    Error::input(format!("{}:{l}:{c}: {msg}", path.display()))
+}
+
+/// Reads and parses an experiment file.
+pub fn load(path: &Path) -> Result<(ExperimentFile, String)> {
+    let src = std::fs::read_to_string(path).map_err(|e| {
+        Error::input(format!(
+            "{}: cannot read the experiment file: {e}",
+            path.display()
+        ))
+    })?;
+    let file = parse(path, &src)?;
+    Ok((file, src))
+}
+
+/// Parses an experiment file's text.
+pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
+    toml::from_str::<ExperimentFile>(src).map_err(|e| {
+        let msg = e.message().trim().to_string();
+        match e.span() {
+            Some(span) => at(path, src, span, msg),
+            None => Error::input(format!("{}: {msg}", path.display())),
+        }
+    })
+}

@@ -1,0 +1,44 @@
+//! Experiments: the TOML file, the plan (grid of runs) and the parallel runner.
+
+pub mod config;
+pub mod oneormany;
+pub mod plan;
+pub mod runner;
+
+/// The text of `harness list`: games, algorithms and orderings with their options.
+pub fn catalog() -> String {
+    use crate::search::{Algorithm, TieBreak, Variant};
+    let mut s = String::new();
+    s.push_str("games ([game] kind):\n");
+    s.push_str("  tictactoe  3x3, X first, squares 0-8 row-major; positions: 9 chars of x/o/. or a move list (4,0,8)\n");
+    s.push_str("             options: scale = win-loss (+1/-1/0) | depth-penalty (±(10 - stones), 0 draw)\n");
+    s.push_str("             natural order: squares 0..8; static order: 4,0,2,6,8,1,3,5,7 (centre, corners, edges)\n");
+    s.push_str(
+        "  nim        heaps of objects; positions: heap sizes (3,4,5); moves heap:take (0:2)\n",
+    );
+    s.push_str(
+        "             options: misere = false (last object wins) | true (last object loses)\n",
+    );
+    s.push_str("             natural order: heaps left to right, take 1, 2, ...; static order: nim-sum-zeroing moves first, then larger takes\n");
+    s.push_str(&format!(
+        "algorithms ([search] algorithm): {}\n",
+        Algorithm::NAMES.join(", ")
+    ));
+    s.push_str(&format!(
+        "  variant (alphabeta only): {} (default fail-soft)\n",
+        Variant::NAMES.join(", ")
+    ));
+    s.push_str(&format!(
+        "  tie_break: {} (default first)\n",
+        TieBreak::NAMES.join(", ")
+    ));
+    s.push_str(&format!(
+        "orderings ([search] ordering): {}\n",
+        crate::search::ordering::ORDERING_HELP
+    ));
+    s.push_str("depth: a number of plies, \"full\", a list, or { from = 1, to = 9 }\n");
+    s.push_str(
+        "budgets: max_nodes, max_seconds (a run that hits one is kept with status = budget)\n",
+    );
+    s
+}

@@ -1,0 +1,68 @@
+//! `OneOrMany<T>`: a key given as one value or as a list of values. Lists expand into the
+//! experiment's grid. Errors keep the span of the offending value, so messages carry
+//! line:column.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserialize, Deserializer, IntoDeserializer, SeqAccess, Visitor};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct OneOrMany<T>(pub Vec<T>);
+
+impl<T> OneOrMany<T> {
+    pub fn values(&self) -> &[T] {
+        &self.0
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = OneOrMany<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a value or a list of values")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(|t| OneOrMany(vec![t]))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(|t| OneOrMany(vec![t]))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(|t| OneOrMany(vec![t]))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(|t| OneOrMany(vec![t]))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(|t| OneOrMany(vec![t]))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+                T::deserialize(v.into_deserializer()).map(|t| OneOrMany(vec![t]))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, m: A) -> Result<Self::Value, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(m)).map(|t| OneOrMany(vec![t]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(t) = s.next_element::<T>()? {
+                    out.push(t);
+                }
+                if out.is_empty() {
+                    return Err(de::Error::custom("an empty list gives no runs"));
+                }
+                Ok(OneOrMany(out))
+            }
+        }
+        d.deserialize_any(V(PhantomData))
+    }
+}
+
+/// Deserializes `T` from a sequence (for values such as a composite ordering written as a
+/// nested list).
+pub fn from_seq<'de, T: Deserialize<'de>, A: SeqAccess<'de>>(s: A) -> Result<T, A::Error> {
+    T::deserialize(SeqAccessDeserializer::new(s))
+}

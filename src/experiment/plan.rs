@@ -1,0 +1,347 @@
+//! The plan: the cartesian grid of every list-valued key × positions × repetitions.
+//!
+//! Each run gets a stable key (its parameters as canonical text, zero-padded so that text
+//! order is numeric order) and a seed derived from the experiment seed and that key.
+
+use std::path::Path;
+
+use super::config::{at, Depth, ExperimentFile, GameKind};
+use crate::error::{Error, Result};
+use crate::games::nim::Nim;
+use crate::games::tictactoe::{Scale, TicTacToe};
+use crate::search::{Algorithm, Ordering, TieBreak, Variant};
+
+/// A game and its options, enough to build any of its positions.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GameSetup {
+    TicTacToe { scale: Scale },
+    Nim { misere: bool },
+}
+
+impl GameSetup {
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSetup::TicTacToe { .. } => GameKind::Tictactoe,
+            GameSetup::Nim { .. } => GameKind::Nim,
+        }
+    }
+
+    /// The option columns of this game, as (name, value).
+    pub fn options(&self) -> Vec<(&'static str, String)> {
+        match self {
+            GameSetup::TicTacToe { scale } => vec![("scale", scale.name().to_string())],
+            GameSetup::Nim { misere } => vec![("misere", misere.to_string())],
+        }
+    }
+
+    /// Checks that a position parses, and returns it in the game's canonical notation.
+    pub fn canonical_position(&self, text: &str) -> std::result::Result<String, String> {
+        use crate::games::Game;
+        match self {
+            GameSetup::TicTacToe { scale } => {
+                TicTacToe::parse_position(*scale, text).map(|g| g.format_position())
+            }
+            GameSetup::Nim { misere } => {
+                Nim::parse_position(*misere, text).map(|g| g.format_position())
+            }
+        }
+    }
+}
+
+/// Every option column any game can have, in CSV order.
+pub const OPTION_COLUMNS: [&str; 2] = ["scale", "misere"];
+
+/// One search to run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub key: String,
+    pub seed: u64,
+    pub game: GameSetup,
+    pub position_id: usize,
+    /// The position in the game's canonical notation.
+    pub position: String,
+    pub algorithm: Algorithm,
+    pub variant: Option<Variant>,
+    pub depth: Depth,
+    pub ordering: Ordering,
+    pub tie_break: TieBreak,
+    pub rep: u32,
+    pub max_nodes: Option<u64>,
+    pub max_seconds: Option<f64>,
+}
+
+impl Run {
+    pub fn uses_randomness(&self) -> bool {
+        self.ordering.uses_randomness() || self.tie_break == TieBreak::Random
+    }
+}
+
+/// The experiment, validated and expanded.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub name: String,
+    pub description: String,
+    pub seed: u64,
+    pub runs: Vec<Run>,
+}
+
+/// FNV-1a, 64 bits: a stable hash of the run key (std's hashers are not stable across
+/// versions, so they must not decide seeds).
+pub fn fnv1a(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// SplitMix64 finalizer: mixes the experiment seed with the key's hash.
+pub fn mix(seed: u64, key_hash: u64) -> u64 {
+    let mut z = seed ^ key_hash.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Validates the file and expands its grid.
+pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
+    let name = file.name.get_ref().trim().to_string();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        || name.starts_with('.')
+    {
+        return Err(at(
+            path,
+            src,
+            file.name.span(),
+            format!("name `{name}`: allowed are letters, digits, `-`, `_` and `.` (it names the results folder)"),
+        ));
+    }
+    let g = &file.game;
+    let s = &file.search;
+
+    // Game setups: every kind × its options' values; options must apply to some kind.
+    let kinds = g.kind.get_ref().values().to_vec();
+    let check_option = |key: &str, span: std::ops::Range<usize>| -> Result<()> {
+        if kinds.iter().any(|k| k.option_keys().contains(&key)) {
+            Ok(())
+        } else {
+            let allowed: Vec<String> = kinds
+                .iter()
+                .map(|k| format!("{}: {}", k.name(), k.option_keys().join(", ")))
+                .collect();
+            Err(at(
+                path,
+                src,
+                span,
+                format!(
+                    "[game] {key} does not apply to {}; options by game: {}",
+                    kinds
+                        .iter()
+                        .map(|k| k.name())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    allowed.join("; ")
+                ),
+            ))
+        }
+    };
+    if let Some(sc) = &g.scale {
+        check_option("scale", sc.span())?;
+    }
+    if let Some(m) = &g.misere {
+        check_option("misere", m.span())?;
+    }
+    let mut setups = Vec::new();
+    for kind in &kinds {
+        match kind {
+            GameKind::Tictactoe => {
+                let scales = g
+                    .scale
+                    .as_ref()
+                    .map(|s| s.get_ref().values().iter().map(|n| n.0).collect())
+                    .unwrap_or_else(|| vec![Scale::WinLoss]);
+                setups.extend(
+                    scales
+                        .into_iter()
+                        .map(|scale| GameSetup::TicTacToe { scale }),
+                );
+            }
+            GameKind::Nim => {
+                let ms = g
+                    .misere
+                    .as_ref()
+                    .map(|m| m.get_ref().values().to_vec())
+                    .unwrap_or_else(|| vec![false]);
+                setups.extend(ms.into_iter().map(|misere| GameSetup::Nim { misere }));
+            }
+        }
+    }
+
+    // Positions: validated against every setup.
+    let position_texts: Vec<(String, std::ops::Range<usize>)> = match &g.positions {
+        Some(p) => {
+            if p.get_ref().is_empty() {
+                return Err(at(path, src, p.span(), "[game] positions is empty; list at least one position (\"start\" is the initial position)"));
+            }
+            p.get_ref()
+                .iter()
+                .map(|s| (s.get_ref().clone(), s.span()))
+                .collect()
+        }
+        None => {
+            if kinds.contains(&GameKind::Nim) {
+                return Err(at(
+                    path,
+                    src,
+                    g.kind.span(),
+                    "[game] positions is missing: Nim needs heap sizes, e.g. positions = [\"3,4,5\"]",
+                ));
+            }
+            vec![("start".to_string(), g.kind.span())]
+        }
+    };
+    let mut positions: Vec<Vec<String>> = Vec::new(); // [setup][position]
+    for setup in &setups {
+        let mut row = Vec::new();
+        for (text, span) in &position_texts {
+            let canon = setup.canonical_position(text).map_err(|e| {
+                at(
+                    path,
+                    src,
+                    span.clone(),
+                    format!("[game] positions: {} position: {e}", setup.kind().name()),
+                )
+            })?;
+            row.push(canon);
+        }
+        positions.push(row);
+    }
+
+    let algorithms: Vec<Algorithm> = s.algorithm.values().iter().map(|n| n.0).collect();
+    let variants: Vec<Variant> = s
+        .variant
+        .as_ref()
+        .map(|v| v.values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![Variant::FailSoft]);
+    let depths = s.depth.get_ref().0.clone();
+    let orderings: Vec<Ordering> = s
+        .ordering
+        .as_ref()
+        .map(|o| o.values().iter().map(|x| x.0.clone()).collect())
+        .unwrap_or_else(|| vec![Ordering::natural()]);
+    let ties: Vec<TieBreak> = s
+        .tie_break
+        .as_ref()
+        .map(|v| v.values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![TieBreak::First]);
+    let reps = match &s.repetitions {
+        Some(r) if *r.get_ref() == 0 => {
+            return Err(at(path, src, r.span(), "repetitions must be at least 1"))
+        }
+        Some(r) => *r.get_ref(),
+        None => 1,
+    };
+    let max_nodes = match &s.max_nodes {
+        Some(m) if *m.get_ref() == 0 => {
+            return Err(at(path, src, m.span(), "max_nodes must be at least 1"))
+        }
+        m => m.as_ref().map(|m| *m.get_ref()),
+    };
+    let max_seconds = match &s.max_seconds {
+        Some(m) if !(*m.get_ref() > 0.0 && m.get_ref().is_finite()) => {
+            return Err(at(
+                path,
+                src,
+                m.span(),
+                "max_seconds must be a positive number of seconds",
+            ))
+        }
+        m => m.as_ref().map(|m| *m.get_ref()),
+    };
+
+    let mut runs = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    let width = position_texts.len().to_string().len().max(2);
+    for (si, setup) in setups.iter().enumerate() {
+        for (pi, position) in positions[si].iter().enumerate() {
+            for &algorithm in &algorithms {
+                // The variant only means something for alpha-beta: other algorithms run once.
+                let vs: Vec<Option<Variant>> = if algorithm.prunes() {
+                    variants.iter().map(|&v| Some(v)).collect()
+                } else {
+                    vec![None]
+                };
+                for variant in vs {
+                    for &depth in &depths {
+                        for ordering in &orderings {
+                            for &tie_break in &ties {
+                                let mut run = Run {
+                                    key: String::new(),
+                                    seed: 0,
+                                    game: setup.clone(),
+                                    position_id: pi,
+                                    position: position.clone(),
+                                    algorithm,
+                                    variant,
+                                    depth,
+                                    ordering: ordering.clone(),
+                                    tie_break,
+                                    rep: 0,
+                                    max_nodes,
+                                    max_seconds,
+                                };
+                                let n = if run.uses_randomness() { reps } else { 1 };
+                                for rep in 0..n {
+                                    run.rep = rep;
+                                    run.key = run_key(&run, width);
+                                    run.seed = mix(file.seed, fnv1a(&run.key));
+                                    if seen.insert(run.key.clone()) {
+                                        runs.push(run.clone());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    runs.sort_by(|a, b| a.key.cmp(&b.key));
+    if runs.is_empty() {
+        return Err(Error::input(format!(
+            "{}: the experiment has no runs",
+            path.display()
+        )));
+    }
+    Ok(Plan {
+        name,
+        description: file.description.clone(),
+        seed: file.seed,
+        runs,
+    })
+}
+
+/// The canonical text of a run's parameters: the sort order of runs.csv and the seed's input.
+pub fn run_key(r: &Run, pos_width: usize) -> String {
+    let mut parts = vec![format!("game={}", r.game.kind().name())];
+    for (k, v) in r.game.options() {
+        parts.push(format!("{k}={v}"));
+    }
+    parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
+    parts.push(format!("alg={}", r.algorithm.name()));
+    if let Some(v) = r.variant {
+        parts.push(format!("variant={}", v.name()));
+    }
+    parts.push(match r.depth {
+        Depth::Plies(d) => format!("depth={d:04}"),
+        Depth::Full => "depth=full".to_string(),
+    });
+    parts.push(format!("ordering={}", r.ordering));
+    parts.push(format!("tie={}", r.tie_break.name()));
+    parts.push(format!("rep={:03}", r.rep));
+    parts.join(";")
+}

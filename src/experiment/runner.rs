@@ -1,0 +1,176 @@
+//! Runs a plan in parallel (rayon), with an indicatif progress bar on stderr, and writes
+//! `runs.csv`. Finished runs are appended to `runs.csv.partial` as they complete (so a killed
+//! experiment loses nothing finished); the final, sorted `runs.csv` is written atomically and
+//! the partial file removed.
+
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use super::config::Depth;
+use super::plan::{GameSetup, Plan, Run};
+use crate::error::{Error, Result};
+use crate::games::nim::Nim;
+use crate::games::tictactoe::TicTacToe;
+use crate::games::Game;
+use crate::report::csv::{self, RunRecord};
+use crate::search::{SearchSpec, Searcher};
+
+/// How to run a plan.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads; 0 means one per core.
+    pub jobs: usize,
+    pub quiet: bool,
+}
+
+/// Builds the run's game at its position and calls `f` with it: the one place where a game
+/// kind becomes a concrete type, so everything inside `f` is monomorphized.
+macro_rules! with_game {
+    ($run:expr, |$g:ident| $body:expr) => {
+        match &$run.game {
+            GameSetup::TicTacToe { scale } => {
+                let $g = TicTacToe::parse_position(*scale, &$run.position)?;
+                $body
+            }
+            GameSetup::Nim { misere } => {
+                let $g = Nim::parse_position(*misere, &$run.position)?;
+                $body
+            }
+        }
+    };
+}
+
+fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
+    SearchSpec {
+        algorithm: run.algorithm,
+        variant: run.variant.unwrap_or(crate::search::Variant::FailSoft),
+        depth: match run.depth {
+            Depth::Plies(d) => d,
+            Depth::Full => g.max_remaining_plies(),
+        },
+        ordering: run.ordering.clone(),
+        tie_break: run.tie_break,
+        max_nodes: run.max_nodes,
+        max_seconds: run.max_seconds,
+    }
+}
+
+/// Checks what can only be checked against a position (e.g. explicit orders), before any
+/// search starts.
+pub fn validate(run: &Run) -> std::result::Result<(), String> {
+    with_game!(run, |g| {
+        Searcher::new(&g, &spec_for(&g, run), run.seed)?;
+        Ok(())
+    })
+}
+
+/// Runs one search.
+pub fn execute(run: &Run) -> std::result::Result<RunRecord, String> {
+    with_game!(run, |g| execute_game(g, run))
+}
+
+fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, String> {
+    let spec = spec_for(&g, run);
+    let mut searcher = Searcher::new(&g, &spec, run.seed)?;
+    let result = searcher.run(&mut g);
+    let mut line = g.clone();
+    let mut pv = Vec::new();
+    for &m in &result.pv {
+        pv.push(line.format_move(m));
+        line.make(m);
+    }
+    Ok(RunRecord {
+        run: run.clone(),
+        depth: spec.depth,
+        status: result.status,
+        value: result.value,
+        best_move: result
+            .best_move
+            .map(|m| g.format_move(m))
+            .unwrap_or_default(),
+        pv: pv.join(" "),
+        counters: result.counters,
+    })
+}
+
+/// Makes sure `dir` exists and can be written, before any search runs.
+pub fn prepare_output(dir: &Path) -> Result<()> {
+    let bad = |e: std::io::Error| {
+        Error::input(format!(
+            "output directory {}: cannot be written ({e}); pass a writable folder with --out DIR",
+            dir.display()
+        ))
+    };
+    std::fs::create_dir_all(dir).map_err(bad)?;
+    let probe = dir.join(".harness-write-test");
+    File::create(&probe).map_err(bad)?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+/// Runs every run of the plan and writes `dir/runs.csv`. Returns the records, sorted.
+pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
+    for run in &plan.runs {
+        validate(run).map_err(|e| Error::input(format!("run {}: {e}", run.key)))?;
+    }
+    prepare_output(dir)?;
+    let partial_path: PathBuf = dir.join("runs.csv.partial");
+    let partial = Mutex::new(
+        OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(true)
+            .open(&partial_path)
+            .map_err(|e| Error::Io {
+                path: partial_path.clone(),
+                source: e,
+            })?,
+    );
+    let bar = ProgressBar::new(plan.runs.len() as u64);
+    if opts.quiet || !std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    } else {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} runs (eta {eta})",
+            )
+            .expect("a valid template"),
+        );
+        bar.set_prefix(plan.name.clone());
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.jobs)
+        .build()
+        .map_err(|e| Error::Internal(format!("thread pool: {e}")))?;
+    let results: Vec<std::result::Result<RunRecord, String>> = pool.install(|| {
+        plan.runs
+            .par_iter()
+            .map(|run| {
+                let rec = execute(run)?;
+                let header = csv::header(std::slice::from_ref(&rec));
+                let fields = csv::row(&plan.name, &header, &rec);
+                if let Ok(mut f) = partial.lock() {
+                    let _ = writeln!(f, "{}", fields.join("\t"));
+                    let _ = f.flush();
+                }
+                bar.inc(1);
+                Ok(rec)
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut records = Vec::with_capacity(results.len());
+    for r in results {
+        records.push(r.map_err(Error::Internal)?);
+    }
+    records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
+    csv::write_runs(&dir.join("runs.csv"), &plan.name, &records)?;
+    let _ = std::fs::remove_file(&partial_path);
+    Ok(records)
+}

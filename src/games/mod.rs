@@ -1,0 +1,92 @@
+//! The `Game` trait and the games that implement it.
+//!
+//! Every search in `crate::search` is generic over `G: Game` and monomorphized: there is no
+//! `dyn Game` in a search loop. A game fills caller-owned move buffers (one per ply, reused, so
+//! no allocation per node), plays and takes back moves, says when the game is over and what it
+//! is worth, evaluates a position heuristically, and keys it in 64 bits.
+//!
+//! Scores are `i32` from the point of view of the side to move.
+
+pub mod nim;
+pub mod tictactoe;
+
+use std::fmt::Debug;
+
+/// A bound larger than every score any game produces; the root window is (-INF, +INF).
+pub const INF: i32 = 1_000_000_000;
+
+/// Which player is to move: the one who moved first in the game, or the other.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Side {
+    First,
+    Second,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+}
+
+/// A two-player, zero-sum, perfect-information game.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// A move: small and `Copy`.
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+
+    /// The game's name as used in experiment files (`kind = "..."`).
+    const NAME: &'static str;
+
+    /// An upper bound on the number of legal moves in any position.
+    fn max_moves(&self) -> usize;
+
+    /// Moves map into `0..move_space()` (for history tables, killer slots, explicit orders).
+    fn move_space(&self) -> usize;
+    fn move_index(&self, m: Self::Move) -> usize;
+
+    /// Appends the legal moves, in the game's natural (generation) order, to `out`, which the
+    /// caller has cleared. Not called on a finished game.
+    fn moves(&self, out: &mut Vec<Self::Move>);
+
+    fn make(&mut self, m: Self::Move);
+    fn unmake(&mut self, m: Self::Move);
+
+    /// `None` while the game goes on; `Some(utility)` from the side to move once it is over.
+    fn outcome(&self) -> Option<i32>;
+
+    /// Heuristic value of an unfinished position, from the side to move.
+    fn evaluate(&self) -> i32;
+
+    /// A 64-bit key of the position (everything that changes the legal moves or the score).
+    fn key(&self) -> u64;
+
+    fn side_to_move(&self) -> Side;
+
+    /// An upper bound on the plies left before the game must end (used for `depth = "full"`).
+    fn max_remaining_plies(&self) -> u32;
+
+    /// The game's own ordering score of a move for the `static` ordering: higher first.
+    fn static_score(&self, m: Self::Move) -> i32;
+
+    fn format_move(&self, m: Self::Move) -> String;
+    /// Parses a move in the game's notation, legal in this position.
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    fn format_position(&self) -> String;
+}
+
+/// Plays a move given in text, checking it against the legal moves.
+pub fn play_text<G: Game>(game: &mut G, text: &str) -> Result<G::Move, String> {
+    if game.outcome().is_some() {
+        return Err(format!("move `{text}` comes after the game is over"));
+    }
+    let m = game.parse_move(text)?;
+    let mut legal = Vec::with_capacity(game.max_moves());
+    game.moves(&mut legal);
+    if !legal.contains(&m) {
+        return Err(format!("move `{text}` is not legal here"));
+    }
+    game.make(m);
+    Ok(m)
+}

@@ -1,0 +1,161 @@
+//! `runs.csv`: one row per run, one column per parameter and per counter, rows sorted by run
+//! key. Written to a temporary file, flushed, synced and renamed, so a reader never sees a
+//! half-written file.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::experiment::plan::{Run, OPTION_COLUMNS};
+use crate::search::{Counters, Status};
+
+/// One finished (or budget-stopped) run.
+#[derive(Clone, Debug)]
+pub struct RunRecord {
+    pub run: Run,
+    /// The depth searched, in plies (`full` resolved against the position).
+    pub depth: u32,
+    pub status: Status,
+    pub value: i32,
+    pub best_move: String,
+    pub pv: String,
+    pub counters: Counters,
+}
+
+/// Parameter columns before the option columns.
+const HEAD: [&str; 3] = ["experiment", "run_key", "game"];
+/// Parameter columns after the option columns.
+const PARAMS: [&str; 9] = [
+    "position_id",
+    "position",
+    "algorithm",
+    "variant",
+    "depth",
+    "ordering",
+    "tie_break",
+    "rep",
+    "seed",
+];
+/// Result and counter columns.
+pub const COUNTER_COLUMNS: [&str; 13] = [
+    "status",
+    "value",
+    "best_move",
+    "pv",
+    "nodes",
+    "leaves",
+    "terminal",
+    "cutoffs",
+    "first_move_cutoffs",
+    "max_ply",
+    "ebf",
+    "time_ns",
+    "nodes_per_second",
+];
+
+/// Columns that hold wall-clock time (and figures derived from it): the only columns that may
+/// differ between two runs of the same experiment.
+pub const TIME_COLUMNS: [&str; 2] = ["time_ns", "nodes_per_second"];
+
+/// The header for records of these games: option columns are those any record uses.
+pub fn header(records: &[RunRecord]) -> Vec<String> {
+    let options: Vec<&str> = OPTION_COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| {
+            records
+                .iter()
+                .any(|r| r.run.game.options().iter().any(|(k, _)| k == c))
+        })
+        .collect();
+    HEAD.iter()
+        .chain(options.iter())
+        .chain(PARAMS.iter())
+        .chain(COUNTER_COLUMNS.iter())
+        .map(|s| s.to_string())
+        .collect()
+}
+
+/// One record as CSV fields, in `header` order.
+pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
+    let opts = r.run.game.options();
+    let c = &r.counters;
+    let ok = r.status == Status::Ok;
+    header
+        .iter()
+        .map(|col| match col.as_str() {
+            "experiment" => experiment.to_string(),
+            "run_key" => r.run.key.clone(),
+            "game" => r.run.game.kind().name().to_string(),
+            "position_id" => r.run.position_id.to_string(),
+            "position" => r.run.position.clone(),
+            "algorithm" => r.run.algorithm.name().to_string(),
+            "variant" => r
+                .run
+                .variant
+                .map(|v| v.name().to_string())
+                .unwrap_or_default(),
+            "depth" => r.depth.to_string(),
+            "ordering" => r.run.ordering.to_string(),
+            "tie_break" => r.run.tie_break.name().to_string(),
+            "rep" => r.run.rep.to_string(),
+            "seed" => r.run.seed.to_string(),
+            "status" => r.status.name().to_string(),
+            "value" if ok => r.value.to_string(),
+            "best_move" if ok => r.best_move.clone(),
+            "pv" if ok => r.pv.clone(),
+            "value" | "best_move" | "pv" => String::new(),
+            "nodes" => c.nodes.to_string(),
+            "leaves" => c.leaves.to_string(),
+            "terminal" => c.terminal.to_string(),
+            "cutoffs" => c.cutoffs.to_string(),
+            "first_move_cutoffs" => c.first_move_cutoffs.to_string(),
+            "max_ply" => c.max_ply.to_string(),
+            "ebf" => c
+                .effective_branching_factor()
+                .map(|e| format!("{e:.6}"))
+                .unwrap_or_default(),
+            "time_ns" => c.time_ns.to_string(),
+            "nodes_per_second" => format!("{:.0}", c.nodes_per_second()),
+            other => opts
+                .iter()
+                .find(|(k, _)| *k == other)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default(),
+        })
+        .collect()
+}
+
+/// Writes `records` (already sorted by run key) to `path` atomically.
+pub fn write_runs(path: &Path, experiment: &str, records: &[RunRecord]) -> Result<()> {
+    let header = header(records);
+    let mut buf = Vec::new();
+    {
+        let mut w = ::csv::Writer::from_writer(&mut buf);
+        let io = |e: ::csv::Error| Error::Internal(format!("CSV: {e}"));
+        w.write_record(&header).map_err(io)?;
+        for r in records {
+            w.write_record(row(experiment, &header, r)).map_err(io)?;
+        }
+        w.flush()
+            .map_err(|e| Error::Internal(format!("CSV: {e}")))?;
+    }
+    write_atomic(path, &buf)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder: write, flush, sync,
+/// rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    let io = |e: std::io::Error| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    };
+    let mut f = File::create(&tmp).map_err(io)?;
+    f.write_all(bytes).map_err(io)?;
+    f.flush().map_err(io)?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    std::fs::rename(&tmp, path).map_err(io)
+}

@@ -1,0 +1,4 @@
+//! Outputs: the tidy per-run CSV.
+
+pub mod csv;
+pub mod theory;

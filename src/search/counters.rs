@@ -1,0 +1,41 @@
+//! The counters every search keeps: plain integers, bumped in the hot loop.
+//! Their definitions are in README.md, "What is counted"; tests pin them.
+
+/// Counts of one search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Positions the search entered, the root included: one per call of the recursive search.
+    pub nodes: u64,
+    /// Nodes scored without expanding children: a finished game, or depth 0 reached.
+    pub leaves: u64,
+    /// Game-over positions among the nodes (all of them are also leaves).
+    pub terminal: u64,
+    /// Nodes where a child's score reached beta (alpha >= beta), so the node returned at once.
+    pub cutoffs: u64,
+    /// Cutoffs caused by the first move tried at the node.
+    pub first_move_cutoffs: u64,
+    /// The deepest ply entered, the root being ply 0.
+    pub max_ply: u32,
+    /// Wall-clock nanoseconds of the search.
+    pub time_ns: u64,
+}
+
+impl Counters {
+    /// Nodes per second (0 when no time was measured).
+    pub fn nodes_per_second(&self) -> f64 {
+        if self.time_ns == 0 {
+            0.0
+        } else {
+            self.nodes as f64 * 1e9 / self.time_ns as f64
+        }
+    }
+
+    /// Effective branching factor nodes^(1/d), d the deepest ply entered (`max_ply`).
+    pub fn effective_branching_factor(&self) -> Option<f64> {
+        if self.max_ply == 0 {
+            None
+        } else {
+            Some((self.nodes as f64).powf(1.0 / self.max_ply as f64))
+        }
+    }
+}

@@ -1,0 +1,391 @@
+//! Generic, monomorphized searches over any `G: Game`.
+//!
+//! One `Searcher` runs one search. It owns every buffer the search needs (a move list, an
+//! ordering-key list and a principal-variation line per ply), sized before the search starts
+//! and reused at every node, so the search allocates nothing per node.
+
+pub mod alphabeta;
+pub mod counters;
+pub mod minimax;
+pub mod ordering;
+
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+pub use counters::Counters;
+pub use ordering::{OrderTerm, Ordering};
+
+use crate::games::Game;
+
+/// The search algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// The textbook form: MAX (the side to move at the root) and MIN roles.
+    Minimax,
+    /// Minimax in negamax form: every node maximizes its own side's score.
+    Negamax,
+    /// Alpha-beta in negamax form, root window (-INF, +INF).
+    AlphaBeta,
+}
+
+impl Algorithm {
+    pub const NAMES: [&'static str; 3] = ["minimax", "negamax", "alphabeta"];
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "minimax" => Some(Self::Minimax),
+            "negamax" => Some(Self::Negamax),
+            "alphabeta" => Some(Self::AlphaBeta),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+    pub fn prunes(self) -> bool {
+        self == Self::AlphaBeta
+    }
+}
+
+/// Alpha-beta variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// A node's value is clamped to its window: it returns alpha on a fail-low, beta on a cutoff.
+    FailHard,
+    /// A node returns the best value it saw, which may lie outside its window.
+    FailSoft,
+}
+
+impl Variant {
+    pub const NAMES: [&'static str; 2] = ["fail-hard", "fail-soft"];
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "fail-hard" => Some(Self::FailHard),
+            "fail-soft" => Some(Self::FailSoft),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// How to choose among root moves of equal value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TieBreak {
+    /// The first such move in search order.
+    First,
+    /// A uniformly random one (seeded). Alpha-beta then searches each root move with alpha one
+    /// below the best value so far, so that equal values are seen exactly.
+    Random,
+}
+
+impl TieBreak {
+    pub const NAMES: [&'static str; 2] = ["first", "random"];
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "first" => Some(Self::First),
+            "random" => Some(Self::Random),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// Everything that defines one search.
+#[derive(Clone, Debug)]
+pub struct SearchSpec {
+    pub algorithm: Algorithm,
+    pub variant: Variant,
+    /// Remaining depth at the root, in plies.
+    pub depth: u32,
+    pub ordering: Ordering,
+    pub tie_break: TieBreak,
+    /// The search may enter at most this many nodes.
+    pub max_nodes: Option<u64>,
+    /// The search stops after this many seconds (checked every 1,024 nodes).
+    pub max_seconds: Option<f64>,
+}
+
+impl SearchSpec {
+    pub fn new(algorithm: Algorithm, depth: u32) -> Self {
+        SearchSpec {
+            algorithm,
+            variant: Variant::FailSoft,
+            depth,
+            ordering: Ordering::natural(),
+            tie_break: TieBreak::First,
+            max_nodes: None,
+            max_seconds: None,
+        }
+    }
+}
+
+/// Whether a search finished or hit a budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Ok,
+    /// Stopped by `max_nodes` or `max_seconds`: counters are partial, the value meaningless.
+    Budget,
+}
+
+impl Status {
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Budget => "budget",
+        }
+    }
+}
+
+/// What one search returns.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The root's value from the side to move at the root.
+    pub value: i32,
+    pub best_move: Option<M>,
+    pub pv: Vec<M>,
+    pub counters: Counters,
+    pub status: Status,
+}
+
+/// How the ordering is applied in the hot loop, decided once per search.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OrderMode {
+    Natural,
+    Shuffle,
+    Keys,
+}
+
+/// One search's state.
+pub struct Searcher<G: Game> {
+    spec: SearchSpec,
+    pub counters: Counters,
+    /// Per ply: the move list, the ordering keys, the principal variation from that ply.
+    moves: Vec<Vec<G::Move>>,
+    keys: Vec<Vec<i64>>,
+    pv: Vec<Vec<G::Move>>,
+    rng: ChaCha8Rng,
+    order_mode: OrderMode,
+    /// For explicit orders: rank key per move index.
+    explicit_keys: Vec<Vec<i64>>,
+    start: Instant,
+    deadline_ns: Option<u64>,
+    pub aborted: bool,
+    /// Best root move and the number of equally valued root moves seen (random tie-break).
+    root_best: Option<G::Move>,
+    root_ties: u32,
+}
+
+impl<G: Game> Searcher<G> {
+    /// Prepares a search of `root` (explicit orders are resolved against it).
+    pub fn new(root: &G, spec: &SearchSpec, seed: u64) -> Result<Self, String> {
+        let plies = spec.depth as usize + 2;
+        let width = root.max_moves();
+        let mut explicit_keys = Vec::new();
+        for term in &spec.ordering.terms {
+            if let OrderTerm::Explicit(list) = term {
+                let mut keys = vec![0i64; root.move_space()];
+                let n = list.len() as i64;
+                for (i, text) in list.iter().enumerate() {
+                    let m = root
+                        .parse_move(text)
+                        .map_err(|e| format!("explicit ordering: {e}"))?;
+                    keys[root.move_index(m)] = n - i as i64;
+                }
+                explicit_keys.push(keys);
+            }
+        }
+        let order_mode = match spec.ordering.terms.as_slice() {
+            [OrderTerm::Natural] => OrderMode::Natural,
+            [OrderTerm::Random] => OrderMode::Shuffle,
+            _ => OrderMode::Keys,
+        };
+        Ok(Searcher {
+            spec: spec.clone(),
+            counters: Counters::default(),
+            moves: (0..plies).map(|_| Vec::with_capacity(width)).collect(),
+            keys: (0..plies).map(|_| Vec::with_capacity(width)).collect(),
+            pv: (0..plies).map(|_| Vec::with_capacity(plies)).collect(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            order_mode,
+            explicit_keys,
+            start: Instant::now(),
+            deadline_ns: spec.max_seconds.map(|s| (s * 1e9) as u64),
+            aborted: false,
+            root_best: None,
+            root_ties: 0,
+        })
+    }
+
+    /// Runs the search the spec describes from `game` (which is restored afterwards).
+    pub fn run(&mut self, game: &mut G) -> SearchResult<G::Move> {
+        self.start = Instant::now();
+        let depth = self.spec.depth;
+        let value = match self.spec.algorithm {
+            Algorithm::Minimax => {
+                let root_side = game.side_to_move();
+                self.minimax(game, depth, 0, root_side)
+            }
+            Algorithm::Negamax => self.negamax(game, depth, 0),
+            Algorithm::AlphaBeta => {
+                self.alphabeta(game, depth, 0, -crate::games::INF, crate::games::INF)
+            }
+        };
+        self.finish(value)
+    }
+
+    /// Runs alpha-beta from `game` with the root window (alpha, beta).
+    pub fn run_window(&mut self, game: &mut G, alpha: i32, beta: i32) -> SearchResult<G::Move> {
+        self.start = Instant::now();
+        let value = self.alphabeta(game, self.spec.depth, 0, alpha, beta);
+        self.finish(value)
+    }
+
+    fn finish(&mut self, value: i32) -> SearchResult<G::Move> {
+        self.counters.time_ns = self.start.elapsed().as_nanos() as u64;
+        SearchResult {
+            value,
+            best_move: self.root_best,
+            pv: self.pv[0].clone(),
+            counters: self.counters,
+            status: if self.aborted {
+                Status::Budget
+            } else {
+                Status::Ok
+            },
+        }
+    }
+
+    /// Bookkeeping on entering a node. Returns `Err(())` when a budget stops the search.
+    #[inline(always)]
+    fn enter(&mut self, ply: usize) -> Result<(), ()> {
+        if self.aborted {
+            return Err(());
+        }
+        if let Some(max) = self.spec.max_nodes {
+            if self.counters.nodes >= max {
+                self.aborted = true;
+                return Err(());
+            }
+        }
+        self.counters.nodes += 1;
+        if ply as u32 > self.counters.max_ply {
+            self.counters.max_ply = ply as u32;
+        }
+        if let Some(limit) = self.deadline_ns {
+            if self.counters.nodes & 1023 == 0 && self.start.elapsed().as_nanos() as u64 >= limit {
+                self.aborted = true;
+                return Err(());
+            }
+        }
+        self.pv[ply].clear();
+        Ok(())
+    }
+
+    /// The score of a leaf (finished game or depth 0) from the side to move, if it is one.
+    #[inline(always)]
+    fn leaf_value(&mut self, game: &G, depth: u32) -> Option<i32> {
+        if let Some(u) = game.outcome() {
+            self.counters.leaves += 1;
+            self.counters.terminal += 1;
+            return Some(u);
+        }
+        if depth == 0 {
+            self.counters.leaves += 1;
+            return Some(game.evaluate());
+        }
+        None
+    }
+
+    /// Takes the ply's move buffer, filled with the legal moves in search order.
+    #[inline(always)]
+    fn ordered_moves(&mut self, game: &G, ply: usize) -> Vec<G::Move> {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        game.moves(&mut moves);
+        match self.order_mode {
+            OrderMode::Natural => {}
+            OrderMode::Shuffle => {
+                for i in (1..moves.len()).rev() {
+                    let j = self.rng.gen_range(0..=i);
+                    moves.swap(i, j);
+                }
+            }
+            OrderMode::Keys => {
+                let mut keys = std::mem::take(&mut self.keys[ply]);
+                let mut explicit = 0;
+                // Apply terms from last to first with stable sorts: lexicographic order.
+                for t in (0..self.spec.ordering.terms.len()).rev() {
+                    keys.clear();
+                    match &self.spec.ordering.terms[t] {
+                        OrderTerm::Natural => continue,
+                        OrderTerm::Static => {
+                            keys.extend(moves.iter().map(|&m| game.static_score(m) as i64))
+                        }
+                        OrderTerm::Random => {
+                            for _ in 0..moves.len() {
+                                keys.push(self.rng.gen::<u32>() as i64);
+                            }
+                        }
+                        OrderTerm::Explicit(_) => {
+                            let table = &self.explicit_keys[self.explicit_count() - 1 - explicit];
+                            explicit += 1;
+                            keys.extend(moves.iter().map(|&m| table[game.move_index(m)]));
+                        }
+                    }
+                    ordering::sort_by_keys_desc(&mut moves, &mut keys);
+                }
+                self.keys[ply] = keys;
+            }
+        }
+        moves
+    }
+
+    fn explicit_count(&self) -> usize {
+        self.explicit_keys.len()
+    }
+
+    /// Records `m` followed by the child's line as the principal variation at `ply`.
+    #[inline(always)]
+    fn update_pv(&mut self, ply: usize, m: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Root bookkeeping for a move of value `v` against the best value so far.
+    /// Returns true when `m` becomes the root's best move.
+    #[inline(always)]
+    fn root_choice(&mut self, m: G::Move, v: i32, best: i32) -> bool {
+        if self.root_best.is_none() || v > best {
+            self.root_best = Some(m);
+            self.root_ties = 1;
+            true
+        } else if v == best && self.spec.tie_break == TieBreak::Random {
+            self.root_ties += 1;
+            if self.rng.gen_range(0..self.root_ties) == 0 {
+                self.root_best = Some(m);
+                return true;
+            }
+            false
+        } else {
+            false
+        }
+    }
+}
+
+/// Runs one search of `game` as `spec` describes, seeding its randomness with `seed`.
+pub fn search<G: Game>(
+    game: &mut G,
+    spec: &SearchSpec,
+    seed: u64,
+) -> Result<SearchResult<G::Move>, String> {
+    let mut s = Searcher::new(game, spec, seed)?;
+    Ok(s.run(game))
+}
