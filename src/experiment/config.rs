@@ -287,7 +287,13 @@ pub fn load(path: &Path) -> Result<(ExperimentFile, String)> {
 /// Parses an experiment file's text.
 pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
     toml::from_str::<ExperimentFile>(src).map_err(|e| {
-        let msg = e.message().trim().to_string();
+        let msg = e
+            .message()
+            .trim()
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join("; ");
         match e.span() {
             Some(span) => at(path, src, span, msg),
             None => Error::input(format!("{}: {msg}", path.display())),

@@ -19,6 +19,23 @@ const LINES: [u16; 8] = [
     0b001_010_100,
 ];
 
+/// `HAS_LINE[b]`: the 9-bit board `b` holds a line of three (one lookup instead of eight tests).
+static HAS_LINE: [bool; 512] = {
+    let mut t = [false; 512];
+    let mut b = 0;
+    while b < 512 {
+        let mut i = 0;
+        while i < 8 {
+            if b as u16 & LINES[i] == LINES[i] {
+                t[b] = true;
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
 /// Rank of each square in the static order centre, corners, edges (lower is tried first).
 const STATIC_RANK: [i32; 9] = [1, 5, 2, 6, 0, 7, 3, 8, 4];
 
@@ -70,12 +87,9 @@ impl TicTacToe {
         (self.boards[0] | self.boards[1]).count_ones()
     }
 
+    #[inline(always)]
     fn has_line(board: u16) -> bool {
-        let mut found = false;
-        for l in LINES {
-            found |= board & l == l;
-        }
-        found
+        HAS_LINE[board as usize]
     }
 
     /// Parses a 9-character board or a move list.
@@ -117,6 +131,11 @@ impl TicTacToe {
             t.split("").filter(|s| !s.is_empty()).collect()
         };
         for p in parts {
+            if g.parse_move(p).is_err() {
+                return Err(format!(
+                    "`{t}` is neither a board of 9 characters (x, o, . row-major, e.g. `x.o.x....`) nor a move list of squares 0-8 (e.g. `4,0,8`)"
+                ));
+            }
             super::play_text(&mut g, p).map_err(|e| format!("in position `{t}`: {e}"))?;
         }
         Ok(g)

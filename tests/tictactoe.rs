@@ -1,0 +1,216 @@
+//! Tic-tac-toe: counters pinned to published figures (../shared/reference.md), and every
+//! algorithm, variant and ordering checked against minimax on every reachable position.
+
+use std::collections::BTreeMap;
+
+use harness::games::tictactoe::{Scale, TicTacToe};
+use harness::games::{Game, INF};
+use harness::search::{search, Algorithm, Ordering, SearchSpec, Searcher, Status, Variant};
+
+fn run_full(
+    g: &mut TicTacToe,
+    algorithm: Algorithm,
+    seed: u64,
+) -> Result<harness::search::SearchResult<u8>, String> {
+    let spec = full(algorithm, g);
+    search(g, &spec, seed)
+}
+
+fn full(algorithm: Algorithm, g: &TicTacToe) -> SearchSpec {
+    SearchSpec::new(algorithm, g.max_remaining_plies())
+}
+
+#[test]
+fn minimax_from_the_empty_board_enters_the_published_tree() {
+    for scale in [Scale::WinLoss, Scale::DepthPenalty] {
+        for alg in [Algorithm::Minimax, Algorithm::Negamax] {
+            let mut g = TicTacToe::new(scale);
+            let r = run_full(&mut g, alg, 1).unwrap();
+            assert_eq!(r.status, Status::Ok);
+            assert_eq!(r.counters.nodes, 549_946, "{alg:?} {scale:?}");
+            assert_eq!(r.counters.terminal, 255_168);
+            // Full depth: every leaf is a finished game.
+            assert_eq!(r.counters.leaves, 255_168);
+            assert_eq!(r.counters.cutoffs, 0);
+            assert_eq!(r.counters.max_ply, 9);
+            assert_eq!(r.value, 0, "the empty board is a draw");
+            assert_eq!(r.pv.len(), 9, "a draw is played out to the full board");
+            // The game is restored.
+            assert_eq!(g.format_position(), ".........");
+        }
+    }
+}
+
+/// Every position reachable from the empty board, by key, with its ply.
+fn reachable() -> BTreeMap<u64, (TicTacToe, u32)> {
+    fn walk(g: &mut TicTacToe, ply: u32, seen: &mut BTreeMap<u64, (TicTacToe, u32)>) {
+        if seen.contains_key(&g.key()) {
+            return;
+        }
+        seen.insert(g.key(), (g.clone(), ply));
+        if g.outcome().is_some() {
+            return;
+        }
+        let mut moves = Vec::new();
+        g.moves(&mut moves);
+        for m in moves {
+            g.make(m);
+            walk(g, ply + 1, seen);
+            g.unmake(m);
+        }
+    }
+    let mut seen = BTreeMap::new();
+    walk(&mut TicTacToe::new(Scale::WinLoss), 0, &mut seen);
+    seen
+}
+
+#[test]
+fn reachable_positions_match_the_published_counts() {
+    let all = reachable();
+    assert_eq!(all.len(), 5_478);
+    let finished = all.values().filter(|(g, _)| g.outcome().is_some()).count();
+    assert_eq!(finished, 958);
+    let mut by_ply = [0usize; 10];
+    for (_, ply) in all.values() {
+        by_ply[*ply as usize] += 1;
+    }
+    assert_eq!(by_ply, [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]);
+}
+
+#[test]
+fn every_algorithm_and_ordering_returns_the_minimax_value_on_every_position() {
+    let orderings = [
+        "natural",
+        "static",
+        "random",
+        "explicit:8,7,6,5,4,3,2,1,0",
+        "static+random",
+    ];
+    let all = reachable();
+    let mut checked = 0;
+    for scale in [Scale::WinLoss, Scale::DepthPenalty] {
+        for (text, _) in all.values().map(|(g, p)| (g.format_position(), p)) {
+            let mut g = TicTacToe::parse_position(scale, &text).unwrap();
+            let truth = run_full(&mut g, Algorithm::Minimax, 0).unwrap();
+            for o in orderings {
+                let ordering = Ordering::parse(o).unwrap();
+                let mut specs = vec![full(Algorithm::Negamax, &g)];
+                for variant in [Variant::FailHard, Variant::FailSoft] {
+                    let mut s = full(Algorithm::AlphaBeta, &g);
+                    s.variant = variant;
+                    specs.push(s);
+                }
+                for mut spec in specs {
+                    spec.ordering = ordering.clone();
+                    let r = search(&mut g, &spec, 7).unwrap();
+                    assert_eq!(r.value, truth.value, "{text} {scale:?} {o} {spec:?}");
+                    assert_eq!(g.format_position(), text);
+                    // The best move is one that achieves the value.
+                    if let Some(m) = r.best_move {
+                        g.make(m);
+                        let child = run_full(&mut g, Algorithm::Negamax, 0).unwrap();
+                        g.unmake(m);
+                        assert_eq!(-child.value, truth.value, "{text} best move {m}");
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 5_478 * 5 * 3);
+}
+
+#[test]
+fn alpha_beta_prunes_and_counts_cutoffs() {
+    let mut g = TicTacToe::new(Scale::WinLoss);
+    let mut spec = full(Algorithm::AlphaBeta, &g);
+    let mm = run_full(&mut g, Algorithm::Minimax, 0).unwrap();
+    for variant in [Variant::FailHard, Variant::FailSoft] {
+        spec.variant = variant;
+        let r = search(&mut g, &spec, 0).unwrap();
+        assert!(r.counters.nodes < mm.counters.nodes / 10);
+        assert!(r.counters.cutoffs > 0);
+        assert!(r.counters.first_move_cutoffs <= r.counters.cutoffs);
+        assert!(r.counters.terminal <= r.counters.leaves);
+    }
+}
+
+/// The alpha-beta bound theorem for fail-soft: with v the minimax value and r the returned
+/// value on the window (alpha, beta): v <= alpha => r <= alpha; v >= beta => r >= beta;
+/// otherwise r = v.
+#[test]
+fn fail_soft_satisfies_the_bound_theorem_on_random_windows() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    let all = reachable();
+    let mut cases = [0usize; 3];
+    for (base, _) in all.values() {
+        for scale in [Scale::WinLoss, Scale::DepthPenalty] {
+            let mut g = TicTacToe::parse_position(scale, &base.format_position()).unwrap();
+            let v = run_full(&mut g, Algorithm::Negamax, 0).unwrap().value;
+            for _ in 0..3 {
+                let a = rng.gen_range(-11..11);
+                let b = rng.gen_range(a + 1..=12);
+                let (alpha, beta) = if rng.gen_bool(0.05) {
+                    (-INF, b)
+                } else {
+                    (a, b)
+                };
+                let mut spec = full(Algorithm::AlphaBeta, &g);
+                spec.variant = Variant::FailSoft;
+                spec.ordering = Ordering::parse("random").unwrap();
+                let mut s = Searcher::new(&g, &spec, rng.gen()).unwrap();
+                let r = s.run_window(&mut g, alpha, beta).value;
+                if v <= alpha {
+                    assert!(r <= alpha, "fail low: v={v} r={r} ({alpha},{beta})");
+                    cases[0] += 1;
+                } else if v >= beta {
+                    assert!(r >= beta, "fail high: v={v} r={r} ({alpha},{beta})");
+                    cases[1] += 1;
+                } else {
+                    assert_eq!(r, v, "exact: ({alpha},{beta})");
+                    cases[2] += 1;
+                }
+            }
+        }
+    }
+    // All three cases were exercised.
+    assert!(cases.iter().all(|&c| c > 100), "{cases:?}");
+}
+
+#[test]
+fn budgets_stop_the_search_and_keep_partial_counters() {
+    let mut g = TicTacToe::new(Scale::WinLoss);
+    let mut spec = full(Algorithm::Minimax, &g);
+    spec.max_nodes = Some(1000);
+    let r = search(&mut g, &spec, 0).unwrap();
+    assert_eq!(r.status, Status::Budget);
+    assert_eq!(r.counters.nodes, 1000);
+    assert_eq!(g.format_position(), ".........");
+    // A budget the search fits in exactly does not stop it.
+    spec.max_nodes = Some(549_946);
+    let r = search(&mut g, &spec, 0).unwrap();
+    assert_eq!(r.status, Status::Ok);
+}
+
+#[test]
+fn random_tie_break_is_seeded_and_picks_among_equal_moves() {
+    // From the empty board every move draws, so each of the nine is a tie.
+    let mut seen = std::collections::BTreeSet::new();
+    for alg in [Algorithm::Negamax, Algorithm::AlphaBeta] {
+        for seed in 0..40u64 {
+            let mut g = TicTacToe::new(Scale::WinLoss);
+            let mut spec = full(alg, &g);
+            spec.tie_break = harness::search::TieBreak::Random;
+            let r1 = search(&mut g, &spec, seed).unwrap();
+            let r2 = search(&mut g, &spec, seed).unwrap();
+            assert_eq!(r1.best_move, r2.best_move, "same seed, same choice");
+            assert_eq!(r1.value, 0);
+            seen.insert(r1.best_move.unwrap());
+        }
+    }
+    assert!(
+        seen.len() >= 5,
+        "random tie-break should spread over the tied moves: {seen:?}"
+    );
+}
