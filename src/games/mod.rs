@@ -7,6 +7,7 @@
 //!
 //! Scores are `i32` from the point of view of the side to move.
 
+pub mod chess;
 pub mod nim;
 pub mod tictactoe;
 
@@ -74,6 +75,38 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Parses a move in the game's notation, legal in this position.
     fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
     fn format_position(&self) -> String;
+
+    /// Quiescence search: appends the legal "noisy" moves (chess: captures, and as `kinds`
+    /// asks, queen promotions and quiet checking moves) to `out`, which the caller has cleared.
+    /// The default yields nothing, so quiescence in a game without noisy moves only stands pat.
+    fn noisy_moves(&self, _out: &mut Vec<Self::Move>, _kinds: NoisyKinds) {}
+
+    /// Quiescence search: whether the side to move may not stand pat (chess: it is in check),
+    /// so that every legal move must be searched. Default: never.
+    fn in_check(&self) -> bool {
+        false
+    }
+
+    /// Delta pruning: an upper bound on how much `m` can raise the evaluation's material
+    /// balance (chess: the captured piece plus the promotion gain). Default: no bound.
+    fn gain_bound(&self, _m: Self::Move) -> i32 {
+        INF
+    }
+
+    /// Whether `m` agrees with the best moves annotated on the position (EPD `bm`, or not one
+    /// of `am`); `None` when the position carries no such annotation.
+    fn suite_hit(&self, _m: Self::Move) -> Option<bool> {
+        None
+    }
+}
+
+/// The kinds of noisy moves beyond captures that quiescence search asks a game for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct NoisyKinds {
+    /// Promotions (chess: to a queen) that capture nothing.
+    pub promotions: bool,
+    /// Quiet moves that give check.
+    pub checks: bool,
 }
 
 /// Plays a move given in text, checking it against the legal moves.
