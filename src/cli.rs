@@ -33,4 +33,17 @@ pub enum Command {
     },
     /// List the games, algorithms and orderings with their options.
     List,
+    /// Chess perft: the number of legal move paths of each length up to --depth, through the
+    /// harness's Game trait; the total (the count at --depth) on the last line.
+    Perft {
+        /// The position: a FEN, `start`, or a FEN followed by `moves e2e4 ...`.
+        #[arg(long, default_value = "start")]
+        fen: String,
+        /// Depth in plies (0 to 20).
+        #[arg(long)]
+        depth: u32,
+        /// Count at --depth below each legal move (sorted by move), then the total.
+        #[arg(long)]
+        divide: bool,
+    },
 }

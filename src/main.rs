@@ -65,5 +65,38 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             print!("{}", harness::experiment::catalog());
             Ok(())
         }
+        cli::Command::Perft { fen, depth, divide } => perft(&fen, depth, divide),
     }
+}
+
+/// `harness perft`: counts through the same `Game` trait the searches use.
+fn perft(fen: &str, depth: u32, divide: bool) -> anyhow::Result<()> {
+    use harness::games::chess::Chess;
+    use harness::search::perft::Perft;
+    if depth > 20 {
+        return Err(Error::input(format!("--depth {depth}: allowed: 0 to 20")).into());
+    }
+    let mut game =
+        Chess::parse_position(fen).map_err(|e| Error::input(format!("--fen `{fen}`: {e}")))?;
+    let mut p = Perft::new(&game, depth);
+    let start = std::time::Instant::now();
+    let total = if divide {
+        let mut rows = p.divide(&mut game, depth);
+        rows.sort();
+        for (m, n) in &rows {
+            println!("{m}: {n}");
+        }
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        let mut last = 1;
+        for d in 1..=depth {
+            last = p.count(&mut game, d);
+            println!("depth {d}: {last}");
+        }
+        last
+    };
+    let secs = start.elapsed().as_secs_f64();
+    eprintln!("{total} leaves in {secs:.3} s");
+    println!("total: {total}");
+    Ok(())
 }
