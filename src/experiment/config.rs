@@ -46,14 +46,16 @@ pub struct GameSection {
 pub enum GameKind {
     Tictactoe,
     Nim,
+    Chess,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Tictactoe, GameKind::Nim];
+    pub const ALL: [GameKind; 3] = [GameKind::Tictactoe, GameKind::Nim, GameKind::Chess];
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Tictactoe => "tictactoe",
             GameKind::Nim => "nim",
+            GameKind::Chess => "chess",
         }
     }
     /// The `[game]` option keys that apply to this game.
@@ -61,6 +63,7 @@ impl GameKind {
         match self {
             GameKind::Tictactoe => &["scale"],
             GameKind::Nim => &["misere"],
+            GameKind::Chess => &[],
         }
     }
 }
@@ -83,6 +86,56 @@ pub struct SearchSection {
     pub max_nodes: Option<Spanned<u64>>,
     /// Budget: the most seconds one search may take.
     pub max_seconds: Option<Spanned<f64>>,
+    /// Quiescence search at depth 0: `{ enabled = true, checks = false, promotions = true,
+    /// delta = 200 }`; each value may be a list (grid). Default: off.
+    pub quiescence: Option<Spanned<QuiescenceSection>>,
+}
+
+/// `[search] quiescence = { ... }`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QuiescenceSection {
+    pub enabled: OneOrMany<bool>,
+    /// Quiet checking moves at the first quiescence ply; default false.
+    pub checks: Option<OneOrMany<bool>>,
+    /// Queen promotions that capture nothing; default true.
+    pub promotions: Option<OneOrMany<bool>>,
+    /// Delta-pruning margin (a whole number >= 0) or `"off"`; default off.
+    pub delta: Option<OneOrMany<DeltaSpec>>,
+}
+
+/// A delta-pruning margin, or `off`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DeltaSpec(pub Option<i32>);
+
+impl<'de> Deserialize<'de> for DeltaSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        const HELP: &str = "a delta-pruning margin: a whole number from 0 to 100000, or \"off\"";
+        impl<'de> Visitor<'de> for V {
+            type Value = DeltaSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(HELP)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<DeltaSpec, E> {
+                if (0..=100_000).contains(&v) {
+                    Ok(DeltaSpec(Some(v as i32)))
+                } else {
+                    Err(E::custom(format!(
+                        "delta {v} is out of range; allowed: {HELP}"
+                    )))
+                }
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<DeltaSpec, E> {
+                if v == "off" {
+                    Ok(DeltaSpec(None))
+                } else {
+                    Err(E::custom(format!("delta `{v}`; allowed: {HELP}")))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// A value named by a string with a fixed set of allowed names.

@@ -7,15 +7,17 @@ use std::path::Path;
 
 use super::config::{at, Depth, ExperimentFile, GameKind};
 use crate::error::{Error, Result};
+use crate::games::chess::Chess;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::{Scale, TicTacToe};
-use crate::search::{Algorithm, Ordering, TieBreak, Variant};
+use crate::search::{Algorithm, Ordering, Quiescence, TieBreak, Variant};
 
 /// A game and its options, enough to build any of its positions.
 #[derive(Clone, Debug, PartialEq)]
 pub enum GameSetup {
     TicTacToe { scale: Scale },
     Nim { misere: bool },
+    Chess,
 }
 
 impl GameSetup {
@@ -23,6 +25,7 @@ impl GameSetup {
         match self {
             GameSetup::TicTacToe { .. } => GameKind::Tictactoe,
             GameSetup::Nim { .. } => GameKind::Nim,
+            GameSetup::Chess => GameKind::Chess,
         }
     }
 
@@ -31,6 +34,7 @@ impl GameSetup {
         match self {
             GameSetup::TicTacToe { scale } => vec![("scale", scale.name().to_string())],
             GameSetup::Nim { misere } => vec![("misere", misere.to_string())],
+            GameSetup::Chess => vec![],
         }
     }
 
@@ -44,6 +48,7 @@ impl GameSetup {
             GameSetup::Nim { misere } => {
                 Nim::parse_position(*misere, text).map(|g| g.format_position())
             }
+            GameSetup::Chess => Chess::canonical(text),
         }
     }
 }
@@ -68,6 +73,7 @@ pub struct Run {
     pub rep: u32,
     pub max_nodes: Option<u64>,
     pub max_seconds: Option<f64>,
+    pub quiescence: Quiescence,
 }
 
 impl Run {
@@ -178,6 +184,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                     .unwrap_or_else(|| vec![false]);
                 setups.extend(ms.into_iter().map(|misere| GameSetup::Nim { misere }));
             }
+            GameKind::Chess => setups.push(GameSetup::Chess),
         }
     }
 
@@ -228,6 +235,15 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         .map(|v| v.values().iter().map(|n| n.0).collect())
         .unwrap_or_else(|| vec![Variant::FailSoft]);
     let depths = s.depth.get_ref().0.clone();
+    if kinds.contains(&GameKind::Chess) && depths.contains(&Depth::Full) {
+        return Err(at(
+            path,
+            src,
+            s.depth.span(),
+            "depth \"full\" is not available for chess (no useful bound on the game's length); give plies, e.g. depth = { from = 1, to = 5 }",
+        ));
+    }
+    let quiescences = quiescence_grid(s);
     let orderings: Vec<Ordering> = s
         .ordering
         .as_ref()
@@ -293,14 +309,18 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                     rep: 0,
                                     max_nodes,
                                     max_seconds,
+                                    quiescence: Quiescence::off(),
                                 };
-                                let n = if run.uses_randomness() { reps } else { 1 };
-                                for rep in 0..n {
-                                    run.rep = rep;
-                                    run.key = run_key(&run, width);
-                                    run.seed = mix(file.seed, fnv1a(&run.key));
-                                    if seen.insert(run.key.clone()) {
-                                        runs.push(run.clone());
+                                for &q in &quiescences {
+                                    run.quiescence = q;
+                                    let n = if run.uses_randomness() { reps } else { 1 };
+                                    for rep in 0..n {
+                                        run.rep = rep;
+                                        run.key = run_key(&run, width);
+                                        run.seed = mix(file.seed, fnv1a(&run.key));
+                                        if seen.insert(run.key.clone()) {
+                                            runs.push(run.clone());
+                                        }
                                     }
                                 }
                             }
@@ -342,6 +362,54 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
     });
     parts.push(format!("ordering={}", r.ordering));
     parts.push(format!("tie={}", r.tie_break.name()));
+    // Only when on, so that the keys (and seeds) of runs without quiescence do not change.
+    if r.quiescence.enabled {
+        parts.push(format!("q={}", r.quiescence.label()));
+    }
     parts.push(format!("rep={:03}", r.rep));
     parts.join(";")
+}
+
+/// Every quiescence setting the `[search] quiescence` table lists (the grid of its lists);
+/// `off` alone when it is absent. Settings with `enabled = false` collapse into one `off`.
+fn quiescence_grid(s: &super::config::SearchSection) -> Vec<Quiescence> {
+    let Some(q) = &s.quiescence else {
+        return vec![Quiescence::off()];
+    };
+    let q = q.get_ref();
+    let list = |v: &Option<super::oneormany::OneOrMany<bool>>, default: bool| -> Vec<bool> {
+        v.as_ref()
+            .map(|v| v.values().to_vec())
+            .unwrap_or_else(|| vec![default])
+    };
+    let checks = list(&q.checks, false);
+    let promotions = list(&q.promotions, true);
+    let deltas: Vec<Option<i32>> = q
+        .delta
+        .as_ref()
+        .map(|d| d.values().iter().map(|x| x.0).collect())
+        .unwrap_or_else(|| vec![None]);
+    let mut out: Vec<Quiescence> = Vec::new();
+    for &enabled in q.enabled.values() {
+        for &c in &checks {
+            for &p in &promotions {
+                for &delta in &deltas {
+                    let one = if enabled {
+                        Quiescence {
+                            enabled,
+                            checks: c,
+                            promotions: p,
+                            delta,
+                        }
+                    } else {
+                        Quiescence::off()
+                    };
+                    if !out.contains(&one) {
+                        out.push(one);
+                    }
+                }
+            }
+        }
+    }
+    out
 }

@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use super::config::Depth;
 use super::plan::{GameSetup, Plan, Run};
 use crate::error::{Error, Result};
+use crate::games::chess::Chess;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::TicTacToe;
 use crate::games::Game;
@@ -41,6 +42,10 @@ macro_rules! with_game {
                 let $g = Nim::parse_position(*misere, &$run.position)?;
                 $body
             }
+            GameSetup::Chess => {
+                let $g = Chess::parse_position(&$run.position)?;
+                $body
+            }
         }
     };
 }
@@ -57,6 +62,7 @@ fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
         tie_break: run.tie_break,
         max_nodes: run.max_nodes,
         max_seconds: run.max_seconds,
+        quiescence: run.quiescence,
     }
 }
 
@@ -95,6 +101,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, 
             .unwrap_or_default(),
         pv: pv.join(" "),
         counters: result.counters,
+        bm_hit: result.best_move.and_then(|m| g.suite_hit(m)),
     })
 }
 

@@ -21,12 +21,15 @@ pub struct RunRecord {
     pub best_move: String,
     pub pv: String,
     pub counters: Counters,
+    /// Whether the best move is one of the position's annotated best moves (EPD `bm`, or
+    /// avoids `am`); `None` for positions without such annotations.
+    pub bm_hit: Option<bool>,
 }
 
 /// Parameter columns before the option columns.
 const HEAD: [&str; 3] = ["experiment", "run_key", "game"];
 /// Parameter columns after the option columns.
-const PARAMS: [&str; 9] = [
+const PARAMS: [&str; 10] = [
     "position_id",
     "position",
     "algorithm",
@@ -34,16 +37,18 @@ const PARAMS: [&str; 9] = [
     "depth",
     "ordering",
     "tie_break",
+    "quiescence",
     "rep",
     "seed",
 ];
 /// Result and counter columns.
-pub const COUNTER_COLUMNS: [&str; 13] = [
+pub const COUNTER_COLUMNS: [&str; 14] = [
     "status",
     "value",
     "best_move",
     "pv",
     "nodes",
+    "qnodes",
     "leaves",
     "terminal",
     "cutoffs",
@@ -53,6 +58,9 @@ pub const COUNTER_COLUMNS: [&str; 13] = [
     "time_ns",
     "nodes_per_second",
 ];
+
+/// The column that appears when some position carries best-move annotations (EPD `bm`/`am`).
+const BM_HIT: [&str; 1] = ["bm_hit"];
 
 /// Columns that hold wall-clock time (and figures derived from it): the only columns that may
 /// differ between two runs of the same experiment.
@@ -73,6 +81,11 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
         .chain(options.iter())
         .chain(PARAMS.iter())
         .chain(COUNTER_COLUMNS.iter())
+        .chain(
+            BM_HIT
+                .iter()
+                .filter(|_| records.iter().any(|r| r.bm_hit.is_some())),
+        )
         .map(|s| s.to_string())
         .collect()
 }
@@ -99,6 +112,7 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
             "depth" => r.depth.to_string(),
             "ordering" => r.run.ordering.to_string(),
             "tie_break" => r.run.tie_break.name().to_string(),
+            "quiescence" => r.run.quiescence.label(),
             "rep" => r.run.rep.to_string(),
             "seed" => r.run.seed.to_string(),
             "status" => r.status.name().to_string(),
@@ -107,6 +121,9 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
             "pv" if ok => r.pv.clone(),
             "value" | "best_move" | "pv" => String::new(),
             "nodes" => c.nodes.to_string(),
+            "qnodes" => c.qnodes.to_string(),
+            "bm_hit" if ok => r.bm_hit.map(|b| b.to_string()).unwrap_or_default(),
+            "bm_hit" => String::new(),
             "leaves" => c.leaves.to_string(),
             "terminal" => c.terminal.to_string(),
             "cutoffs" => c.cutoffs.to_string(),

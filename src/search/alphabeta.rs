@@ -17,7 +17,7 @@ impl<G: Game> Searcher<G> {
         if self.enter(ply).is_err() {
             return 0;
         }
-        if let Some(v) = self.leaf_value(game, depth) {
+        if let Some(v) = self.leaf_value_window(game, depth, alpha, beta) {
             return v;
         }
         let moves = self.ordered_moves(game, ply);

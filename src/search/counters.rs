@@ -6,6 +6,9 @@
 pub struct Counters {
     /// Positions the search entered, the root included: one per call of the recursive search.
     pub nodes: u64,
+    /// Positions quiescence search entered below the horizon (the depth-0 node itself is
+    /// counted in `nodes` and `leaves`): `nodes + qnodes` is every position visited.
+    pub qnodes: u64,
     /// Nodes scored without expanding children: a finished game, or depth 0 reached.
     pub leaves: u64,
     /// Game-over positions among the nodes (all of them are also leaves).

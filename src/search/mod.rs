@@ -8,6 +8,8 @@ pub mod alphabeta;
 pub mod counters;
 pub mod minimax;
 pub mod ordering;
+pub mod perft;
+pub mod quiescence;
 
 use std::time::Instant;
 
@@ -16,6 +18,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub use counters::Counters;
 pub use ordering::{OrderTerm, Ordering};
+pub use quiescence::Quiescence;
 
 use crate::games::Game;
 
@@ -108,6 +111,8 @@ pub struct SearchSpec {
     pub max_nodes: Option<u64>,
     /// The search stops after this many seconds (checked every 1,024 nodes).
     pub max_seconds: Option<f64>,
+    /// Quiescence search at depth 0 (off by default).
+    pub quiescence: Quiescence,
 }
 
 impl SearchSpec {
@@ -120,6 +125,7 @@ impl SearchSpec {
             tie_break: TieBreak::First,
             max_nodes: None,
             max_seconds: None,
+            quiescence: Quiescence::off(),
         }
     }
 }
@@ -178,6 +184,9 @@ pub struct Searcher<G: Game> {
     /// Best root move and the number of equally valued root moves seen (random tie-break).
     root_best: Option<G::Move>,
     root_ties: u32,
+    /// Quiescence move and key buffers, per ply below the horizon (grown on first use).
+    qmoves: Vec<Vec<G::Move>>,
+    qkeys: Vec<Vec<i64>>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -199,6 +208,12 @@ impl<G: Game> Searcher<G> {
                 explicit_keys.push(keys);
             }
         }
+        if spec.ordering.terms.contains(&OrderTerm::MvvLva) && G::NAME != "chess" {
+            return Err(format!(
+                "ordering mvv-lva applies to chess only, not {}; use static for the game's own order",
+                G::NAME
+            ));
+        }
         let order_mode = match spec.ordering.terms.as_slice() {
             [OrderTerm::Natural] => OrderMode::Natural,
             [OrderTerm::Random] => OrderMode::Shuffle,
@@ -218,6 +233,8 @@ impl<G: Game> Searcher<G> {
             aborted: false,
             root_best: None,
             root_ties: 0,
+            qmoves: Vec::new(),
+            qkeys: Vec::new(),
         })
     }
 
@@ -267,7 +284,7 @@ impl<G: Game> Searcher<G> {
             return Err(());
         }
         if let Some(max) = self.spec.max_nodes {
-            if self.counters.nodes >= max {
+            if self.counters.nodes + self.counters.qnodes >= max {
                 self.aborted = true;
                 return Err(());
             }
@@ -287,8 +304,21 @@ impl<G: Game> Searcher<G> {
     }
 
     /// The score of a leaf (finished game or depth 0) from the side to move, if it is one.
+    /// With quiescence on, a depth-0 leaf is scored by quiescence search on the full window.
     #[inline(always)]
-    fn leaf_value(&mut self, game: &G, depth: u32) -> Option<i32> {
+    fn leaf_value(&mut self, game: &mut G, depth: u32) -> Option<i32> {
+        self.leaf_value_window(game, depth, -crate::games::INF, crate::games::INF)
+    }
+
+    /// `leaf_value` with the node's window, for quiescence search under alpha-beta.
+    #[inline(always)]
+    fn leaf_value_window(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Option<i32> {
         if let Some(u) = game.outcome() {
             self.counters.leaves += 1;
             self.counters.terminal += 1;
@@ -296,6 +326,9 @@ impl<G: Game> Searcher<G> {
         }
         if depth == 0 {
             self.counters.leaves += 1;
+            if self.spec.quiescence.enabled {
+                return Some(self.quiesce(game, 0, alpha, beta));
+            }
             return Some(game.evaluate());
         }
         None
@@ -323,7 +356,7 @@ impl<G: Game> Searcher<G> {
                     keys.clear();
                     match &self.spec.ordering.terms[t] {
                         OrderTerm::Natural => continue,
-                        OrderTerm::Static => {
+                        OrderTerm::Static | OrderTerm::MvvLva => {
                             keys.extend(moves.iter().map(|&m| game.static_score(m) as i64))
                         }
                         OrderTerm::Random => {

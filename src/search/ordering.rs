@@ -16,6 +16,9 @@ pub enum OrderTerm {
     Static,
     /// A seeded shuffle.
     Random,
+    /// Chess: most valuable victim first, least valuable attacker next (promotions count
+    /// their gain); this is chess's static order (`Game::static_score`) under its usual name.
+    MvvLva,
     /// Moves in the listed order first (game notation), then the rest in natural order.
     Explicit(Vec<String>),
 }
@@ -26,7 +29,7 @@ pub struct Ordering {
     pub terms: Vec<OrderTerm>,
 }
 
-pub const ORDERING_HELP: &str = "natural, static, random, explicit:M1,M2,... (moves in the game's notation), or several joined with `+` (e.g. static+random)";
+pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), explicit:M1,M2,... (moves in the game's notation), or several joined with `+` (e.g. static+random)";
 
 impl Ordering {
     pub fn natural() -> Self {
@@ -54,6 +57,7 @@ impl Ordering {
                     "natural" => OrderTerm::Natural,
                     "static" => OrderTerm::Static,
                     "random" => OrderTerm::Random,
+                    "mvv-lva" => OrderTerm::MvvLva,
                     _ => return Err(format!("unknown ordering `{p}`; allowed: {ORDERING_HELP}")),
                 }
             };
@@ -76,6 +80,7 @@ impl fmt::Display for Ordering {
                 OrderTerm::Natural => "natural".to_string(),
                 OrderTerm::Static => "static".to_string(),
                 OrderTerm::Random => "random".to_string(),
+                OrderTerm::MvvLva => "mvv-lva".to_string(),
                 OrderTerm::Explicit(m) => format!("explicit:{}", m.join(",")),
             })
             .collect();
