@@ -594,7 +594,8 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
     match tokens.get(4) {
         None => {}
         Some(&"moves") => moves = tokens[5..].iter().map(|s| s.to_string()).collect(),
-        Some(x) if x.chars().all(|c| c.is_ascii_digit() || c == '-') => {
+        // EPD operations end with `;`; without one, fields five and six are the clocks.
+        Some(x) if !tokens[4..].iter().any(|t| t.contains(';')) => {
             halfmove = x.to_string();
             fullmove = field(5, "fullmove-number")?.to_string();
             match tokens.get(6) {

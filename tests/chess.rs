@@ -1,0 +1,404 @@
+//! Chess: perft against published figures, alpha-beta against minimax under every ordering,
+//! quiescence against the horizon effect, and bad input through the CLI.
+
+use assert_cmd::Command;
+use harness::games::chess::{Chess, MATE};
+use harness::games::Game;
+use harness::search::perft::perft;
+use harness::search::{search, Algorithm, Ordering, Quiescence, SearchSpec, Variant};
+use predicates::prelude::*;
+
+const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+const POSITION3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+
+fn counts(fen: &str, max: u32) -> Vec<u64> {
+    let mut g = Chess::parse_position(fen).unwrap();
+    (1..=max).map(|d| perft(&mut g, d)).collect()
+}
+
+/// Chessprogramming wiki, "Perft Results" (../shared/reference.md).
+#[test]
+fn perft_matches_published_figures() {
+    assert_eq!(counts(INITIAL, 5), [20, 400, 8902, 197281, 4865609]);
+    assert_eq!(counts(KIWIPETE, 4), [48, 2039, 97862, 4085603]);
+    assert_eq!(
+        counts(POSITION3, 6),
+        [14, 191, 2812, 43238, 674624, 11030083]
+    );
+}
+
+#[test]
+fn perft_cli_prints_depths_and_total() {
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["perft", "--fen", KIWIPETE, "--depth", "2"])
+        .assert()
+        .success()
+        .stdout("depth 1: 48\ndepth 2: 2039\ntotal: 2039\n");
+    let out = Command::cargo_bin("harness")
+        .unwrap()
+        .args(["perft", "--fen", INITIAL, "--depth", "3", "--divide"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 21);
+    assert!(lines.contains(&"e2e4: 600"), "{text}");
+    assert_eq!(lines[20], "total: 8902");
+}
+
+/// Ten varied positions: openings, middlegames with captures and checks, castling, en
+/// passant, promotions, endgames, a mate in one.
+const TEN: [&str; 10] = [
+    INITIAL,
+    KIWIPETE,
+    POSITION3,
+    // Position 4 and 5 of the perft suite (castling, promotions, checks).
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    // En passant available.
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    // Promotion race.
+    "8/P6k/8/8/8/8/6Kp/8 w - - 0 1",
+    // Mate in one for White (Qh7#... via back rank: Re8#).
+    "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1",
+    // Open middlegame with hanging pieces.
+    "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 0 5",
+    // Rook endgame.
+    "8/8/3k4/8/1R6/8/4K3/6r1 b - - 0 40",
+];
+
+fn value(fen: &str, alg: Algorithm, variant: Variant, depth: u32, ordering: &str, q: bool) -> i32 {
+    let mut g = Chess::parse_position(fen).unwrap();
+    let mut spec = SearchSpec::new(alg, depth);
+    spec.variant = variant;
+    spec.ordering = Ordering::parse(ordering).unwrap();
+    if q {
+        spec.quiescence = Quiescence {
+            enabled: true,
+            checks: false,
+            promotions: true,
+            delta: None,
+        };
+    }
+    let r = search(&mut g, &spec, 7).unwrap();
+    assert_eq!(
+        g.format_position(),
+        Chess::parse_position(fen).unwrap().format_position()
+    );
+    r.value
+}
+
+#[test]
+fn alphabeta_equals_minimax_under_every_ordering() {
+    let orderings = [
+        "natural",
+        "static",
+        "mvv-lva",
+        "random",
+        "mvv-lva+random",
+        "explicit:e2e4,d2d4",
+    ];
+    for fen in TEN {
+        for depth in 1..=3 {
+            let mm = value(
+                fen,
+                Algorithm::Minimax,
+                Variant::FailSoft,
+                depth,
+                "natural",
+                false,
+            );
+            let nm = value(
+                fen,
+                Algorithm::Negamax,
+                Variant::FailSoft,
+                depth,
+                "natural",
+                false,
+            );
+            assert_eq!(mm, nm, "{fen} depth {depth}");
+            for o in orderings {
+                if o.starts_with("explicit") && fen != INITIAL {
+                    continue;
+                }
+                for v in [Variant::FailSoft, Variant::FailHard] {
+                    let ab = value(fen, Algorithm::AlphaBeta, v, depth, o, false);
+                    assert_eq!(ab, mm, "{fen} depth {depth} ordering {o} {v:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn alphabeta_equals_minimax_with_quiescence() {
+    for fen in TEN {
+        for depth in 1..=2 {
+            let mm = value(
+                fen,
+                Algorithm::Minimax,
+                Variant::FailSoft,
+                depth,
+                "natural",
+                true,
+            );
+            for o in ["natural", "mvv-lva"] {
+                for v in [Variant::FailSoft, Variant::FailHard] {
+                    let ab = value(fen, Algorithm::AlphaBeta, v, depth, o, true);
+                    assert_eq!(ab, mm, "{fen} depth {depth} ordering {o} {v:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn mate_in_one_scores_mate_minus_ply() {
+    let v = value(
+        TEN[7],
+        Algorithm::AlphaBeta,
+        Variant::FailSoft,
+        2,
+        "mvv-lva",
+        false,
+    );
+    assert_eq!(v, MATE - 1);
+}
+
+/// White's queen can take a knight on d5 that a pawn defends. At depth 1 the capture looks
+/// like a knight won (about +800: queen against pawn); quiescence sees exd5 and keeps the
+/// queen (about +480: queen against knight and pawn), as a two-ply search does.
+#[test]
+fn quiescence_sees_the_recapture_beyond_the_horizon() {
+    let fen = "7k/8/4p3/3n4/8/8/8/3Q3K w - - 0 1";
+    let run = |depth: u32, q: bool| {
+        let mut g = Chess::parse_position(fen).unwrap();
+        let mut spec = SearchSpec::new(Algorithm::AlphaBeta, depth);
+        spec.ordering = Ordering::parse("mvv-lva").unwrap();
+        spec.quiescence.enabled = q;
+        spec.quiescence.promotions = true;
+        let r = search(&mut g, &spec, 1).unwrap();
+        (
+            r.value,
+            g.format_move(r.best_move.unwrap()),
+            r.counters.qnodes,
+        )
+    };
+    let (plain, plain_move, plain_q) = run(1, false);
+    let (quiet, quiet_move, qnodes) = run(1, true);
+    let (two, _, _) = run(2, false);
+    assert_eq!(plain_move, "d1d5");
+    assert!((750..=850).contains(&plain), "{plain}");
+    assert_eq!(plain_q, 0);
+    assert_ne!(quiet_move, "d1d5");
+    assert!((430..=530).contains(&quiet), "{quiet}");
+    assert!(qnodes > 0);
+    // The right value: what a search that sees the recapture finds, up to the positional
+    // terms of Black's extra move.
+    assert!(
+        (quiet - two).abs() <= 40,
+        "quiescence {quiet}, depth 2 {two}"
+    );
+}
+
+fn bad_fen(fen: &str, needle: &str) {
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["perft", "--fen", fen, "--depth", "1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--fen").and(predicate::str::contains(needle)));
+}
+
+#[test]
+fn malformed_fen_fields_are_input_errors() {
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+        "has 7 ranks",
+    );
+    bad_fen(
+        "rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "has `X`",
+    );
+    bad_fen(
+        "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "covers 7 squares",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "side-to-move field `x`",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQxq - 0 1",
+        "castling field `KQxq`",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
+        "en-passant field `e4`",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1",
+        "en-passant field `e6`",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
+        "halfmove-clock field `x`",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+        "fullmove-number field `0`",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+        "fullmove-number field is missing",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "side-to-move field is missing",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq - 0 1",
+        "castling field `KQkq` does not match",
+    );
+}
+
+#[test]
+fn illegal_positions_are_input_errors() {
+    bad_fen("8/8/8/8/8/8/8/4K3 w - - 0 1", "no black king");
+    bad_fen("4k3/8/8/8/8/8/8/8 w - - 0 1", "no white king");
+    // Black is in check from the rook, but it is White's move.
+    bad_fen(
+        "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
+        "side not to move (black) is in check",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+        "pawn on the first or eighth rank",
+    );
+}
+
+fn write_experiment(dir: &std::path::Path, positions: &str) -> std::path::PathBuf {
+    let path = dir.join("x.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "name = \"x\"\n[game]\nkind = \"chess\"\npositions = [\n  {positions}\n]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\nordering = \"mvv-lva\"\nquiescence = {{ enabled = [false, true], delta = 200 }}\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn epd_line_without_a_position_names_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_experiment(dir.path(), "'bm e4; id \"no board\";'");
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "--quiet"])
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("x.toml:5:3").and(predicate::str::contains("no position")),
+        );
+    let path = write_experiment(
+        dir.path(),
+        "'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm Nf6;'",
+    );
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "--quiet"])
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("x.toml:5:3")
+                .and(predicate::str::contains("`Nf6` is not legal")),
+        );
+}
+
+#[test]
+fn epd_runs_report_bm_hit_and_qnodes() {
+    let dir = tempfile::tempdir().unwrap();
+    // The queen takes a defended knight only without quiescence; bm says keep the queen.
+    let path = write_experiment(
+        dir.path(),
+        "'7k/8/4p3/3n4/8/8/8/3Q3K w - - am Qxd5; id \"hang\";', 'start'",
+    );
+    let out = dir.path().join("out");
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "--quiet", "--jobs", "1"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let mut rdr = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let header = rdr.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = rdr.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 4);
+    let (q, qn, hit, bm) = (
+        col("quiescence"),
+        col("qnodes"),
+        col("bm_hit"),
+        col("best_move"),
+    );
+    let hang: Vec<&csv::StringRecord> = rows
+        .iter()
+        .filter(|r| r[col("position_id")] == *"0")
+        .collect();
+    let off = hang.iter().find(|r| &r[q] == "off").unwrap();
+    let on = hang
+        .iter()
+        .find(|r| &r[q] == "on,promotions,delta=200")
+        .unwrap();
+    assert_eq!((&off[bm], &off[hit], &off[qn]), ("d1d5", "false", "0"));
+    assert_eq!(&on[hit], "true");
+    assert!(on[qn].parse::<u64>().unwrap() > 0);
+    let start: Vec<&csv::StringRecord> = rows
+        .iter()
+        .filter(|r| r[col("position_id")] == *"1")
+        .collect();
+    assert!(start.iter().all(|r| r[hit].is_empty()));
+}
+
+#[test]
+fn mvv_lva_is_refused_outside_chess_and_full_depth_in_chess() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.toml");
+    std::fs::write(
+        &path,
+        "name = \"t\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\nordering = \"mvv-lva\"\n",
+    )
+    .unwrap();
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "--quiet"])
+        .arg("--out")
+        .arg(dir.path().join("o"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("mvv-lva applies to chess only"));
+    std::fs::write(
+        &path,
+        "name = \"t\"\n[game]\nkind = \"chess\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\n",
+    )
+    .unwrap();
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", path.to_str().unwrap(), "--quiet"])
+        .arg("--out")
+        .arg(dir.path().join("o"))
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("t.toml:6:9")
+                .and(predicate::str::contains("not available for chess")),
+        );
+}
