@@ -402,3 +402,30 @@ fn mvv_lva_is_refused_outside_chess_and_full_depth_in_chess() {
                 .and(predicate::str::contains("not available for chess")),
         );
 }
+
+/// Every position of the shipped suites parses, with its `bm` moves legal and its `id`.
+#[test]
+fn shipped_suites_parse() {
+    for (file, n) in [
+        ("experiments/data/bk.epd", 24),
+        ("experiments/data/wac.epd", 300),
+    ] {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut count = 0;
+        for line in text.lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let g = Chess::parse_position(line).unwrap_or_else(|e| panic!("{file}: {line}: {e}"));
+            assert!(!g.ops().bm.is_empty() || !g.ops().am.is_empty(), "{line}");
+            assert!(g.ops().id.is_some(), "{line}");
+            assert_eq!(
+                Chess::canonical(&Chess::canonical(line).unwrap()),
+                Chess::canonical(line)
+            );
+            count += 1;
+        }
+        assert_eq!(count, n, "{file}");
+    }
+}

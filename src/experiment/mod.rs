@@ -20,6 +20,10 @@ pub fn catalog() -> String {
         "             options: misere = false (last object wins) | true (last object loses)\n",
     );
     s.push_str("             natural order: heaps left to right, take 1, 2, ...; static order: nim-sum-zeroing moves first, then larger takes\n");
+    s.push_str("  chess      legal moves from cozy-chess; positions: start, a FEN (+ `moves e2e4 ...`), or an EPD line (bm/am/id kept: runs.csv gets bm_hit)\n");
+    s.push_str("             moves in UCI (e2e4, e7e8q, e1g1); evaluation: material + piece-square tables (Michniewski), mate ±(100000 - ply)\n");
+    s.push_str("             natural order: cozy-chess generation (pawns, knights, bishops, rooks, queens, king); static order = mvv-lva\n");
+    s.push_str("             quiescence ([search] quiescence = { enabled = true, checks = false, promotions = true, delta = 200 })\n");
     s.push_str(&format!(
         "algorithms ([search] algorithm): {}\n",
         Algorithm::NAMES.join(", ")

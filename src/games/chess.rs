@@ -796,9 +796,20 @@ impl Game for Chess {
 
     #[inline]
     fn make(&mut self, m: Move) {
-        let mut next = self.board().clone();
-        next.play_unchecked(m);
-        self.stack.push(next);
+        let n = self.stack.len();
+        // Copy the top board in place, then play the move on the copy.
+        self.stack.extend_from_within(n - 1..n);
+        self.stack[n].play_unchecked(m);
+    }
+
+    #[inline]
+    fn count_moves(&self, _scratch: &mut Vec<Move>) -> u64 {
+        let mut n = 0;
+        self.board().generate_moves(|pm| {
+            n += pm.len() as u64;
+            false
+        });
+        n
     }
 
     #[inline]

@@ -51,6 +51,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// caller has cleared. Not called on a finished game.
     fn moves(&self, out: &mut Vec<Self::Move>);
 
+    /// The number of legal moves (perft's bulk counting). The default fills `scratch` with
+    /// `moves` and counts them; a game may count without listing.
+    fn count_moves(&self, scratch: &mut Vec<Self::Move>) -> u64 {
+        scratch.clear();
+        self.moves(scratch);
+        scratch.len() as u64
+    }
+
     fn make(&mut self, m: Self::Move);
     fn unmake(&mut self, m: Self::Move);
 

@@ -4,7 +4,8 @@
 //! Perft counts move paths, so it ignores rules that end a game while moves remain (chess
 //! draws by repetition, the fifty-move rule, insufficient material): it asks only for the
 //! legal moves, and a position without any is a dead end. At the last ply it counts the
-//! moves of the list instead of playing them ("bulk counting"), which gives the same figure.
+//! legal moves (`Game::count_moves`) instead of playing them ("bulk counting"), which gives
+//! the same figure.
 //! One move buffer per ply, reused: no allocation per node.
 
 use crate::games::Game;
@@ -33,11 +34,11 @@ impl<G: Game> Perft<G> {
             return 1;
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        moves.clear();
-        game.moves(&mut moves);
         let n = if depth == 1 {
-            moves.len() as u64
+            game.count_moves(&mut moves)
         } else {
+            moves.clear();
+            game.moves(&mut moves);
             let mut n = 0;
             for &m in &moves {
                 game.make(m);
