@@ -902,13 +902,17 @@ impl Game for Chess {
             .map(|f| Square::new(f, Rank::Sixth.relative_to(us)).bitboard())
             .unwrap_or(BitBoard::EMPTY);
         let last = Rank::Eighth.relative_to(us).bitboard();
-        b.generate_moves(|pm| {
+        b.generate_moves(|mut pm| {
             let mut targets = them;
             if pm.piece == Piece::Pawn {
                 targets |= ep;
                 if kinds.promotions {
                     targets |= last;
                 }
+            }
+            if !kinds.checks {
+                // Only the noisy destinations: no need to look at quiet moves one by one.
+                pm.to &= targets;
             }
             for m in pm {
                 let noisy = targets.has(m.to)
