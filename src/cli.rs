@@ -46,4 +46,17 @@ pub enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Print the theory of alpha-beta on uniform trees: Knuth–Moore minimal tree, full tree,
+    /// Pearl's R*(b).
+    Theory {
+        /// Branching factor(s): a number, a range like 2..8, or a comma list.
+        #[arg(long, short = 'b')]
+        branching: String,
+        /// Depth(s): a number, a range like 1..10 (inclusive), or a comma list.
+        #[arg(long, short = 'd')]
+        depth: String,
+        /// CSV instead of an aligned table.
+        #[arg(long)]
+        csv: bool,
+    },
 }

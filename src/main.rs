@@ -66,6 +66,23 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             Ok(())
         }
         cli::Command::Perft { fen, depth, divide } => perft(&fen, depth, divide),
+        cli::Command::Theory {
+            branching,
+            depth,
+            csv,
+        } => {
+            use harness::report::theory;
+            let bs = theory::parse_int_set(&branching, 2, 1_000_000)
+                .map_err(|e| Error::input(format!("--branching {e}")))?;
+            let ds = theory::parse_int_set(&depth, 1, 1_000)
+                .map_err(|e| Error::input(format!("--depth {e}")))?;
+            let rows: Vec<theory::Prediction> = bs
+                .iter()
+                .flat_map(|&b| ds.iter().map(move |&d| theory::predict(b, d as u32)))
+                .collect();
+            print!("{}", theory::table(&rows, csv));
+            Ok(())
+        }
     }
 }
 

@@ -38,6 +38,98 @@ pub struct GameSection {
     pub scale: Option<Spanned<OneOrMany<Named<crate::games::tictactoe::Scale>>>>,
     /// Nim: misère play (taking the last object loses).
     pub misere: Option<Spanned<OneOrMany<bool>>>,
+    /// Uniform trees: branching factor(s) b (a number, a list or { from, to }).
+    pub branching: Option<Spanned<IntGrid>>,
+    /// Uniform trees: height(s) d, the depth of the leaves.
+    pub height: Option<Spanned<IntGrid>>,
+    /// Uniform trees: value distribution(s): `distinct`, `continuous`, `integer`.
+    pub values: Option<Spanned<OneOrMany<Named<UniformValues>>>>,
+    /// Uniform trees: `[lo, hi]`, the inclusive range of `integer` values.
+    pub range: Option<Spanned<Vec<i64>>>,
+    /// Uniform trees: `independent` or `incremental`.
+    pub model: Option<Spanned<OneOrMany<Named<crate::games::uniform::Model>>>>,
+    /// Uniform trees: how many trees (the positions of a uniform experiment), default 1.
+    pub trees: Option<Spanned<i64>>,
+}
+
+/// The name of a uniform-tree value distribution (the range comes from `range`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UniformValues {
+    Distinct,
+    Continuous,
+    Integer,
+}
+
+impl UniformValues {
+    pub const NAMES: [&'static str; 3] = crate::games::uniform::Values::NAMES;
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "distinct" => Some(Self::Distinct),
+            "continuous" => Some(Self::Continuous),
+            "integer" => Some(Self::Integer),
+            _ => None,
+        }
+    }
+}
+
+/// Whole numbers: one, a list, or a range `{ from = 1, to = 8 }` (inclusive). Bounds are
+/// checked by the planner, which knows the key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IntGrid(pub Vec<i64>);
+
+impl<'de> Deserialize<'de> for IntGrid {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = IntGrid;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a whole number, a list of them, or a range { from = 1, to = 8 }")
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<IntGrid, E> {
+                Ok(IntGrid(vec![v]))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(
+                self,
+                mut s: A,
+            ) -> std::result::Result<IntGrid, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = s.next_element::<i64>()? {
+                    out.push(v);
+                }
+                if out.is_empty() {
+                    return Err(de::Error::custom("an empty list gives no runs"));
+                }
+                Ok(IntGrid(out))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> std::result::Result<IntGrid, A::Error> {
+                let (mut from, mut to) = (None, None);
+                while let Some(k) = m.next_key::<String>()? {
+                    match k.as_str() {
+                        "from" => from = Some(m.next_value::<i64>()?),
+                        "to" => to = Some(m.next_value::<i64>()?),
+                        _ => {
+                            return Err(de::Error::custom(format!(
+                                "unknown key `{k}` in a range; allowed: from, to"
+                            )))
+                        }
+                    }
+                }
+                match (from, to) {
+                    (Some(f), Some(t)) if f <= t && t - f <= 100_000 => {
+                        Ok(IntGrid((f..=t).collect()))
+                    }
+                    (Some(f), Some(t)) => Err(de::Error::custom(format!(
+                        "the range from {f} to {t} is empty or too long"
+                    ))),
+                    _ => Err(de::Error::custom("a range needs both `from` and `to`")),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// The games an experiment can name.
@@ -47,15 +139,22 @@ pub enum GameKind {
     Tictactoe,
     Nim,
     Chess,
+    Uniform,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 3] = [GameKind::Tictactoe, GameKind::Nim, GameKind::Chess];
+    pub const ALL: [GameKind; 4] = [
+        GameKind::Tictactoe,
+        GameKind::Nim,
+        GameKind::Chess,
+        GameKind::Uniform,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             GameKind::Tictactoe => "tictactoe",
             GameKind::Nim => "nim",
             GameKind::Chess => "chess",
+            GameKind::Uniform => "uniform",
         }
     }
     /// The `[game]` option keys that apply to this game.
@@ -64,6 +163,7 @@ impl GameKind {
             GameKind::Tictactoe => &["scale"],
             GameKind::Nim => &["misere"],
             GameKind::Chess => &[],
+            GameKind::Uniform => &["branching", "height", "values", "range", "model", "trees"],
         }
     }
 }
@@ -164,6 +264,8 @@ named!(Algorithm, "algorithm");
 named!(Variant, "variant");
 named!(TieBreak, "tie_break");
 named!(crate::games::tictactoe::Scale, "scale");
+named!(UniformValues, "values");
+named!(crate::games::uniform::Model, "model");
 
 impl<'de, T: NamedValue> Deserialize<'de> for Named<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {

@@ -10,6 +10,7 @@ use crate::error::{Error, Result};
 use crate::games::chess::Chess;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::{Scale, TicTacToe};
+use crate::games::uniform::{Model, Uniform, UniformSpec, Values};
 use crate::search::{Algorithm, Ordering, Quiescence, TieBreak, Variant};
 
 /// A game and its options, enough to build any of its positions.
@@ -18,6 +19,7 @@ pub enum GameSetup {
     TicTacToe { scale: Scale },
     Nim { misere: bool },
     Chess,
+    Uniform { spec: UniformSpec },
 }
 
 impl GameSetup {
@@ -26,6 +28,7 @@ impl GameSetup {
             GameSetup::TicTacToe { .. } => GameKind::Tictactoe,
             GameSetup::Nim { .. } => GameKind::Nim,
             GameSetup::Chess => GameKind::Chess,
+            GameSetup::Uniform { .. } => GameKind::Uniform,
         }
     }
 
@@ -35,6 +38,7 @@ impl GameSetup {
             GameSetup::TicTacToe { scale } => vec![("scale", scale.name().to_string())],
             GameSetup::Nim { misere } => vec![("misere", misere.to_string())],
             GameSetup::Chess => vec![],
+            GameSetup::Uniform { spec } => spec.options(),
         }
     }
 
@@ -49,12 +53,23 @@ impl GameSetup {
                 Nim::parse_position(*misere, text).map(|g| g.format_position())
             }
             GameSetup::Chess => Chess::canonical(text),
+            GameSetup::Uniform { spec } => {
+                Uniform::parse_position(*spec, text).map(|g| g.format_position())
+            }
         }
     }
 }
 
 /// Every option column any game can have, in CSV order.
-pub const OPTION_COLUMNS: [&str; 2] = ["scale", "misere"];
+pub const OPTION_COLUMNS: [&str; 7] = [
+    "scale",
+    "misere",
+    "branching",
+    "height",
+    "values",
+    "range",
+    "model",
+];
 
 /// One search to run.
 #[derive(Clone, Debug)]
@@ -161,6 +176,18 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     if let Some(m) = &g.misere {
         check_option("misere", m.span())?;
     }
+    for (key, span) in [
+        ("branching", g.branching.as_ref().map(|x| x.span())),
+        ("height", g.height.as_ref().map(|x| x.span())),
+        ("values", g.values.as_ref().map(|x| x.span())),
+        ("range", g.range.as_ref().map(|x| x.span())),
+        ("model", g.model.as_ref().map(|x| x.span())),
+        ("trees", g.trees.as_ref().map(|x| x.span())),
+    ] {
+        if let Some(span) = span {
+            check_option(key, span)?;
+        }
+    }
     let mut setups = Vec::new();
     for kind in &kinds {
         match kind {
@@ -185,7 +212,32 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                 setups.extend(ms.into_iter().map(|misere| GameSetup::Nim { misere }));
             }
             GameKind::Chess => setups.push(GameSetup::Chess),
+            GameKind::Uniform => setups.extend(uniform_setups(path, src, g)?),
         }
+    }
+    // Uniform trees are chosen by `trees`, not `positions`.
+    let trees = match &g.trees {
+        Some(t) if !(1..=1_000_000).contains(t.get_ref()) => {
+            return Err(at(
+                path,
+                src,
+                t.span(),
+                format!(
+                    "[game] trees = {}: the number of uniform trees must be from 1 to 1000000",
+                    t.get_ref()
+                ),
+            ))
+        }
+        Some(t) => *t.get_ref() as usize,
+        None => 1,
+    };
+    if let (Some(p), true) = (&g.positions, kinds.iter().all(|k| *k == GameKind::Uniform)) {
+        return Err(at(
+            path,
+            src,
+            p.span(),
+            "[game] positions does not apply to uniform trees: choose how many trees with `trees = N` (each tree's seed comes from the experiment seed and the tree's number)",
+        ));
     }
 
     // Positions: validated against every setup.
@@ -213,6 +265,10 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     };
     let mut positions: Vec<Vec<String>> = Vec::new(); // [setup][position]
     for setup in &setups {
+        if let GameSetup::Uniform { spec } = setup {
+            positions.push(uniform_positions(spec, file.seed, trees));
+            continue;
+        }
         let mut row = Vec::new();
         for (text, span) in &position_texts {
             let canon = setup.canonical_position(text).map_err(|e| {
@@ -281,7 +337,8 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
 
     let mut runs = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    let width = position_texts.len().to_string().len().max(2);
+    let most = positions.iter().map(|r| r.len()).max().unwrap_or(0);
+    let width = most.max(position_texts.len()).to_string().len().max(2);
     for (si, setup) in setups.iter().enumerate() {
         for (pi, position) in positions[si].iter().enumerate() {
             for &algorithm in &algorithms {
@@ -330,6 +387,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             }
         }
     }
+    check_oracle_memory(path, src, file, &runs)?;
     runs.sort_by(|a, b| a.key.cmp(&b.key));
     if runs.is_empty() {
         return Err(Error::input(format!(
@@ -412,4 +470,181 @@ fn quiescence_grid(s: &super::config::SearchSection) -> Vec<Quiescence> {
         }
     }
     out
+}
+
+/// The uniform-tree setups: branching × height × values × model, each validated.
+fn uniform_setups(
+    path: &Path,
+    src: &str,
+    g: &super::config::GameSection,
+) -> Result<Vec<GameSetup>> {
+    use super::config::UniformValues;
+    let kind_span = g.kind.span();
+    let span_of = |key: &str| -> std::ops::Range<usize> {
+        match key {
+            "branching" => g.branching.as_ref().map(|x| x.span()),
+            "height" => g.height.as_ref().map(|x| x.span()),
+            "values" => g.values.as_ref().map(|x| x.span()),
+            "range" => g.range.as_ref().map(|x| x.span()),
+            "model" => g.model.as_ref().map(|x| x.span()),
+            _ => None,
+        }
+        .unwrap_or_else(|| kind_span.clone())
+    };
+    let need = |key: &str, example: &str| {
+        at(
+            path,
+            src,
+            kind_span.clone(),
+            format!("[game] {key} is missing: a uniform tree needs it, e.g. {example}"),
+        )
+    };
+    let branchings = g
+        .branching
+        .as_ref()
+        .ok_or_else(|| need("branching", "branching = 3"))?
+        .get_ref()
+        .0
+        .clone();
+    let heights = g
+        .height
+        .as_ref()
+        .ok_or_else(|| need("height", "height = 5 or height = { from = 1, to = 8 }"))?
+        .get_ref()
+        .0
+        .clone();
+    for &b in &branchings {
+        if !(2..=crate::games::uniform::MAX_BRANCHING as i64).contains(&b) {
+            return Err(at(
+                path,
+                src,
+                span_of("branching"),
+                format!(
+                "[game] branching = {b}: a uniform tree needs a branching factor b from 2 to {}",
+                crate::games::uniform::MAX_BRANCHING
+            ),
+            ));
+        }
+    }
+    for &d in &heights {
+        if !(1..=crate::games::uniform::MAX_HEIGHT as i64).contains(&d) {
+            return Err(at(path, src, span_of("height"), format!(
+                "[game] height = {d}: a uniform tree needs a height d (the depth of its leaves) from 1 to {}",
+                crate::games::uniform::MAX_HEIGHT
+            )));
+        }
+    }
+    let value_names: Vec<UniformValues> = g
+        .values
+        .as_ref()
+        .map(|v| v.get_ref().values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![UniformValues::Distinct]);
+    let (lo, hi) = match &g.range {
+        Some(r) => {
+            if !value_names.contains(&UniformValues::Integer) {
+                return Err(at(
+                    path,
+                    src,
+                    r.span(),
+                    "[game] range applies only to values = \"integer\"",
+                ));
+            }
+            match r.get_ref().as_slice() {
+                [lo, hi]
+                    if lo <= hi
+                        && *lo >= -crate::games::uniform::MAX_INTEGER
+                        && *hi <= crate::games::uniform::MAX_INTEGER =>
+                {
+                    (*lo as i32, *hi as i32)
+                }
+                _ => {
+                    return Err(at(
+                        path,
+                        src,
+                        r.span(),
+                        format!(
+                            "[game] range must be [lo, hi] with lo <= hi, both within -{m}..{m}",
+                            m = crate::games::uniform::MAX_INTEGER
+                        ),
+                    ))
+                }
+            }
+        }
+        None => (-100, 100),
+    };
+    let models: Vec<Model> = g
+        .model
+        .as_ref()
+        .map(|v| v.get_ref().values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![Model::Independent]);
+    let mut out = Vec::new();
+    for &b in &branchings {
+        for &d in &heights {
+            for &v in &value_names {
+                for &model in &models {
+                    let values = match v {
+                        UniformValues::Distinct => Values::Distinct,
+                        UniformValues::Continuous => Values::Continuous,
+                        UniformValues::Integer => Values::Integer { lo, hi },
+                    };
+                    let spec = UniformSpec {
+                        branching: b as u32,
+                        height: d as u32,
+                        values,
+                        model,
+                    };
+                    spec.validate().map_err(|(key, msg)| {
+                        at(path, src, span_of(key), format!("[game] {msg}"))
+                    })?;
+                    out.push(GameSetup::Uniform { spec });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The positions of a uniform setup: tree t's seed is derived from the experiment seed and
+/// the tree's key, the run key's game part (`game=uniform;branching=..;...;tree=t`), so every
+/// algorithm, variant, depth, ordering and repetition of tree t searches the same tree.
+pub fn uniform_positions(spec: &UniformSpec, experiment_seed: u64, trees: usize) -> Vec<String> {
+    use crate::games::Game;
+    let mut prefix = String::from("game=uniform");
+    for (k, v) in spec.options() {
+        prefix.push_str(&format!(";{k}={v}"));
+    }
+    (0..trees)
+        .map(|t| {
+            let seed = mix(experiment_seed, fnv1a(&format!("{prefix};tree={t}")));
+            Uniform::new(*spec, t as u64, seed).format_position()
+        })
+        .collect()
+}
+
+/// Refuses, before anything runs, an oracle ordering on a uniform tree too large for the
+/// oracle's memo.
+fn check_oracle_memory(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]) -> Result<()> {
+    use crate::search::oracle::{uniform_entries, ORACLE_MAX_ENTRIES};
+    for run in runs {
+        if let (GameSetup::Uniform { spec }, true) = (&run.game, run.ordering.uses_oracle()) {
+            let d = match run.depth {
+                Depth::Plies(p) => p.min(spec.height),
+                Depth::Full => spec.height,
+            };
+            let need = uniform_entries(spec.branching as u64, d);
+            if need > ORACLE_MAX_ENTRIES as f64 {
+                let span = file
+                    .game
+                    .height
+                    .as_ref()
+                    .map(|h| h.span())
+                    .unwrap_or_else(|| file.game.kind.span());
+                return Err(at(path, src, span, format!(
+                    "[game] height: ordering `{}` on a uniform tree of branching {} searched {d} plies needs the oracle to hold {need:.0} exact values, more than its memory allows ({ORACLE_MAX_ENTRIES}, about 70 MB); lower height or depth, or leave out oracle-best, oracle-worst and strong for this tree",
+                    run.ordering, spec.branching
+                )));
+            }
+        }
+    }
+    Ok(())
 }

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::games::chess::Chess;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::TicTacToe;
+use crate::games::uniform::Uniform;
 use crate::games::Game;
 use crate::report::csv::{self, RunRecord};
 use crate::search::{SearchSpec, Searcher};
@@ -44,6 +45,10 @@ macro_rules! with_game {
             }
             GameSetup::Chess => {
                 let $g = Chess::parse_position(&$run.position)?;
+                $body
+            }
+            GameSetup::Uniform { spec } => {
+                let $g = Uniform::parse_position(*spec, &$run.position)?;
                 $body
             }
         }

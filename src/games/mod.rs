@@ -10,6 +10,7 @@
 pub mod chess;
 pub mod nim;
 pub mod tictactoe;
+pub mod uniform;
 
 use std::fmt::Debug;
 

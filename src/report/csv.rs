@@ -61,6 +61,89 @@ pub const COUNTER_COLUMNS: [&str; 14] = [
 
 /// The column that appears when some position carries best-move annotations (EPD `bm`/`am`).
 const BM_HIT: [&str; 1] = ["bm_hit"];
+/// The shape of the searched tree and the theory for it (see `theory_fields`).
+pub const THEORY_COLUMNS: [&str; 15] = [
+    "interior",
+    "moves_generated",
+    "mean_branching",
+    "theory_depth",
+    "minimal_leaves",
+    "minimal_nodes",
+    "full_leaves",
+    "full_nodes",
+    "pearl_r",
+    "leaf_ebf",
+    "leaves_over_minimal",
+    "nodes_over_minimal",
+    "leaves_over_full",
+    "nodes_over_full",
+    "leaf_ebf_over_pearl",
+];
+
+/// A count: a whole number when it is one, else three decimals.
+fn count(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// The theory columns of one record, as (column, value).
+///
+/// b is `mean_branching`, the legal moves per interior node of the searched tree
+/// (`moves_generated / interior`: exactly the branching factor on a uniform tree, the mean
+/// branching of the positions the search expanded on a real game). d is `theory_depth`, the
+/// depth searched, or the deepest ply entered if the game ended everywhere before it. The
+/// predictions are those of a uniform tree with that b and d (Knuth–Moore minimal tree, full
+/// tree, Pearl's R*(b)); `leaf_ebf` is leaves^(1/d), the branching factor of the leaf count,
+/// which for random ordering tends to R*(b) as d grows. Ratios are left empty for a run that a
+/// budget stopped.
+pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
+    use crate::report::theory as t;
+    let c = &r.counters;
+    let mut out = vec![
+        ("interior", c.interior.to_string()),
+        ("moves_generated", c.moves_generated.to_string()),
+    ];
+    let b = match c.mean_branching() {
+        Some(b) => b,
+        None => return out,
+    };
+    let d = r.depth.min(c.max_ply);
+    let ok = r.status == Status::Ok;
+    let (ml, mn) = (t::minimal_leaves_real(b, d), t::minimal_nodes_real(b, d));
+    let (fl, fnodes) = (t::full_leaves_real(b, d), t::full_nodes_real(b, d));
+    let pearl = t::pearl_branching_factor(b);
+    let leaf_ebf = if d > 0 {
+        (c.leaves as f64).powf(1.0 / d as f64)
+    } else {
+        f64::NAN
+    };
+    let ratio = |x: f64| {
+        if ok && x.is_finite() {
+            format!("{x:.6}")
+        } else {
+            String::new()
+        }
+    };
+    out.extend([
+        ("mean_branching", format!("{b:.6}")),
+        ("theory_depth", d.to_string()),
+        ("minimal_leaves", count(ml)),
+        ("minimal_nodes", count(mn)),
+        ("full_leaves", count(fl)),
+        ("full_nodes", count(fnodes)),
+        ("pearl_r", format!("{pearl:.6}")),
+        ("leaf_ebf", ratio(leaf_ebf)),
+        ("leaves_over_minimal", ratio(c.leaves as f64 / ml)),
+        ("nodes_over_minimal", ratio(c.nodes as f64 / mn)),
+        ("leaves_over_full", ratio(c.leaves as f64 / fl)),
+        ("nodes_over_full", ratio(c.nodes as f64 / fnodes)),
+        ("leaf_ebf_over_pearl", ratio(leaf_ebf / pearl)),
+    ]);
+    out
+}
 
 /// Columns that hold wall-clock time (and figures derived from it): the only columns that may
 /// differ between two runs of the same experiment.
@@ -86,6 +169,7 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
                 .iter()
                 .filter(|_| records.iter().any(|r| r.bm_hit.is_some())),
         )
+        .chain(THEORY_COLUMNS.iter())
         .map(|s| s.to_string())
         .collect()
 }
@@ -95,6 +179,7 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
     let opts = r.run.game.options();
     let c = &r.counters;
     let ok = r.status == Status::Ok;
+    let theory = theory_fields(r);
     header
         .iter()
         .map(|col| match col.as_str() {
@@ -137,6 +222,7 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
             "nodes_per_second" => format!("{:.0}", c.nodes_per_second()),
             other => opts
                 .iter()
+                .chain(theory.iter())
                 .find(|(k, _)| *k == other)
                 .map(|(_, v)| v.clone())
                 .unwrap_or_default(),

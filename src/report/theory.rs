@@ -10,6 +10,151 @@ fn pow(b: u64, e: u32) -> f64 {
     (b as f64).powi(e as i32)
 }
 
+/// The minimal-tree leaves for a real branching factor b (the mean branching of a real game's
+/// searched tree): b^ceil(d/2) + b^floor(d/2) - 1, the same formula as `minimal_leaves`.
+pub fn minimal_leaves_real(b: f64, d: u32) -> f64 {
+    b.powi(d.div_ceil(2) as i32) + b.powi((d / 2) as i32) - 1.0
+}
+
+/// All nodes of the minimal tree for a real b: the sum over levels of `minimal_leaves_real`.
+pub fn minimal_nodes_real(b: f64, d: u32) -> f64 {
+    (0..=d).map(|l| minimal_leaves_real(b, l)).sum()
+}
+
+/// Leaves of the full tree for a real b: b^d.
+pub fn full_leaves_real(b: f64, d: u32) -> f64 {
+    b.powi(d as i32)
+}
+
+/// All nodes of the full tree for a real b: the sum of b^l over l = 0..d.
+pub fn full_nodes_real(b: f64, d: u32) -> f64 {
+    (0..=d).map(|l| b.powi(l as i32)).sum()
+}
+
+/// One row of `harness theory`: the predictions for a uniform tree of branching b, depth d.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prediction {
+    pub branching: u64,
+    pub depth: u32,
+    pub minimal_leaves: f64,
+    pub minimal_nodes: f64,
+    pub full_leaves: f64,
+    pub full_nodes: f64,
+    /// Pearl's asymptotic branching factor R*(b).
+    pub pearl_r: f64,
+    /// R*(b)^d: the order of magnitude of the leaves random ordering reads (asymptotically,
+    /// up to a constant factor).
+    pub pearl_leaves: f64,
+}
+
+pub fn predict(b: u64, d: u32) -> Prediction {
+    let r = pearl_branching_factor(b as f64);
+    Prediction {
+        branching: b,
+        depth: d,
+        minimal_leaves: minimal_leaves(b, d),
+        minimal_nodes: minimal_nodes(b, d),
+        full_leaves: full_leaves(b, d),
+        full_nodes: full_nodes(b, d),
+        pearl_r: r,
+        pearl_leaves: r.powi(d as i32),
+    }
+}
+
+/// Parses a set of whole numbers: `5`, a range `1..10` (inclusive), or a comma list of these.
+pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String> {
+    let help = format!(
+        "write a number, a range like 1..10 (inclusive) or a comma list, each from {min} to {max}"
+    );
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        let p = part.trim();
+        let num = |s: &str| -> Result<u64, String> {
+            let v: u64 = s.trim().parse().map_err(|_| format!("`{p}`: {help}"))?;
+            if v < min || v > max {
+                return Err(format!("`{p}`: {v} is out of range; {help}"));
+            }
+            Ok(v)
+        };
+        if let Some((a, b)) = p.split_once("..") {
+            let b = b.strip_prefix('=').unwrap_or(b);
+            let (a, b) = (num(a)?, num(b)?);
+            if a > b {
+                return Err(format!("`{p}` is an empty range; {help}"));
+            }
+            out.extend(a..=b);
+        } else {
+            out.push(num(p)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The table `harness theory` prints: aligned text, or CSV.
+pub fn table(rows: &[Prediction], csv: bool) -> String {
+    let head = [
+        "branching",
+        "depth",
+        "minimal_leaves",
+        "minimal_nodes",
+        "full_leaves",
+        "full_nodes",
+        "pearl_r",
+        "pearl_leaves",
+        "minimal_over_full",
+    ];
+    let cells: Vec<Vec<String>> = rows
+        .iter()
+        .map(|p| {
+            vec![
+                p.branching.to_string(),
+                p.depth.to_string(),
+                format!("{:.0}", p.minimal_leaves),
+                format!("{:.0}", p.minimal_nodes),
+                format!("{:.0}", p.full_leaves),
+                format!("{:.0}", p.full_nodes),
+                format!("{:.6}", p.pearl_r),
+                format!("{:.1}", p.pearl_leaves),
+                format!("{:.6}", p.minimal_leaves / p.full_leaves),
+            ]
+        })
+        .collect();
+    let mut s = String::new();
+    if csv {
+        s.push_str(&head.join(","));
+        s.push('\n');
+        for r in &cells {
+            s.push_str(&r.join(","));
+            s.push('\n');
+        }
+        return s;
+    }
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| {
+            cells
+                .iter()
+                .map(|r| r[i].len())
+                .chain([head[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |r: &[&str]| -> String {
+        let parts: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{c:>w$}", w = widths[i]))
+            .collect();
+        parts.join("  ").trim_end().to_string() + "\n"
+    };
+    s.push_str(&line(&head));
+    for r in &cells {
+        let refs: Vec<&str> = r.iter().map(|c| c.as_str()).collect();
+        s.push_str(&line(&refs));
+    }
+    s
+}
+
 /// Leaves of the minimal (perfectly ordered) tree: b^ceil(d/2) + b^floor(d/2) - 1.
 pub fn minimal_leaves(b: u64, d: u32) -> f64 {
     pow(b, d.div_ceil(2)) + pow(b, d / 2) - 1.0
@@ -73,6 +218,33 @@ mod tests {
         }
         assert_eq!(full_leaves(3, 3), 27.0);
         assert_eq!(full_nodes(3, 3), 40.0);
+    }
+
+    #[test]
+    fn real_branching_agrees_with_whole_numbers() {
+        for b in 2..9u64 {
+            for d in 0..9 {
+                assert_eq!(minimal_leaves_real(b as f64, d), minimal_leaves(b, d));
+                assert_eq!(minimal_nodes_real(b as f64, d), minimal_nodes(b, d));
+                assert_eq!(full_leaves_real(b as f64, d), full_leaves(b, d));
+                assert_eq!(full_nodes_real(b as f64, d), full_nodes(b, d));
+            }
+        }
+    }
+
+    #[test]
+    fn int_sets_and_table() {
+        assert_eq!(parse_int_set("3", 1, 64).unwrap(), vec![3]);
+        assert_eq!(parse_int_set("1..4", 1, 64).unwrap(), vec![1, 2, 3, 4]);
+        assert_eq!(parse_int_set("2,5..6", 1, 64).unwrap(), vec![2, 5, 6]);
+        assert!(parse_int_set("0", 1, 64).is_err());
+        assert!(parse_int_set("5..2", 1, 64).is_err());
+        assert!(parse_int_set("x", 1, 64).is_err());
+        let t = table(&[predict(3, 3)], true);
+        assert_eq!(
+            t,
+            "branching,depth,minimal_leaves,minimal_nodes,full_leaves,full_nodes,pearl_r,pearl_leaves,minimal_over_full\n3,3,11,20,27,40,2.147899,9.9,0.407407\n"
+        );
     }
 
     #[test]

@@ -17,6 +17,11 @@ pub struct Counters {
     pub cutoffs: u64,
     /// Cutoffs caused by the first move tried at the node.
     pub first_move_cutoffs: u64,
+    /// Nodes expanded (their moves generated): nodes that are not leaves.
+    pub interior: u64,
+    /// Legal moves generated at the interior nodes (searched or pruned); divided by
+    /// `interior` it is the mean branching factor of the positions the search expanded.
+    pub moves_generated: u64,
     /// The deepest ply entered, the root being ply 0.
     pub max_ply: u32,
     /// Wall-clock nanoseconds of the search.
@@ -30,6 +35,15 @@ impl Counters {
             0.0
         } else {
             self.nodes as f64 * 1e9 / self.time_ns as f64
+        }
+    }
+
+    /// Mean branching factor of the expanded positions: legal moves per interior node.
+    pub fn mean_branching(&self) -> Option<f64> {
+        if self.interior == 0 {
+            None
+        } else {
+            Some(self.moves_generated as f64 / self.interior as f64)
         }
     }
 

@@ -7,6 +7,7 @@
 pub mod alphabeta;
 pub mod counters;
 pub mod minimax;
+pub mod oracle;
 pub mod ordering;
 pub mod perft;
 pub mod quiescence;
@@ -187,6 +188,8 @@ pub struct Searcher<G: Game> {
     /// Quiescence move and key buffers, per ply below the horizon (grown on first use).
     qmoves: Vec<Vec<G::Move>>,
     qkeys: Vec<Vec<i64>>,
+    /// Exact child values for the oracle orderings (`oracle-best`, `oracle-worst`, `strong`).
+    oracle: Option<oracle::Oracle<G>>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -235,6 +238,10 @@ impl<G: Game> Searcher<G> {
             root_ties: 0,
             qmoves: Vec::new(),
             qkeys: Vec::new(),
+            oracle: spec
+                .ordering
+                .uses_oracle()
+                .then(|| oracle::Oracle::new(root, spec.depth)),
         })
     }
 
@@ -336,10 +343,12 @@ impl<G: Game> Searcher<G> {
 
     /// Takes the ply's move buffer, filled with the legal moves in search order.
     #[inline(always)]
-    fn ordered_moves(&mut self, game: &G, ply: usize) -> Vec<G::Move> {
+    fn ordered_moves(&mut self, game: &mut G, ply: usize) -> Vec<G::Move> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         game.moves(&mut moves);
+        self.counters.interior += 1;
+        self.counters.moves_generated += moves.len() as u64;
         match self.order_mode {
             OrderMode::Natural => {}
             OrderMode::Shuffle => {
@@ -368,6 +377,14 @@ impl<G: Game> Searcher<G> {
                             let table = &self.explicit_keys[self.explicit_count() - 1 - explicit];
                             explicit += 1;
                             keys.extend(moves.iter().map(|&m| table[game.move_index(m)]));
+                        }
+                        term @ (OrderTerm::OracleBest
+                        | OrderTerm::OracleWorst
+                        | OrderTerm::Strong { .. }) => {
+                            // Every algorithm here lowers the depth by one per ply.
+                            let remaining = self.spec.depth.saturating_sub(ply as u32);
+                            let oracle = self.oracle.as_mut().expect("built in Searcher::new");
+                            oracle.keys(game, &moves, remaining, term, &mut self.rng, &mut keys);
                         }
                     }
                     ordering::sort_by_keys_desc(&mut moves, &mut keys);

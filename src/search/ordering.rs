@@ -21,6 +21,36 @@ pub enum OrderTerm {
     MvvLva,
     /// Moves in the listed order first (game notation), then the rest in natural order.
     Explicit(Vec<String>),
+    /// Children by their exact value for the remaining depth, best first (`oracle-best`).
+    OracleBest,
+    /// Children by their exact value for the remaining depth, worst first (`oracle-worst`).
+    OracleWorst,
+    /// `strong:P1:P2`: the best child first with probability P1, within the first quarter
+    /// with probability P2 (P1 <= P2), the rest random. Probabilities in millionths.
+    Strong { first: u32, quarter: u32 },
+}
+
+impl OrderTerm {
+    /// Whether the term needs the oracle (see `search::oracle`).
+    pub fn uses_oracle(&self) -> bool {
+        matches!(
+            self,
+            OrderTerm::OracleBest | OrderTerm::OracleWorst | OrderTerm::Strong { .. }
+        )
+    }
+}
+
+/// Parses a probability written as a decimal in [0, 1], to millionths.
+fn probability(ordering: &str, text: &str) -> Result<u32, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok((p * 1e6).round() as u32),
+        Ok(p) => Err(format!(
+            "ordering `{ordering}`: the probability {p} is outside [0, 1]"
+        )),
+        Err(_) => Err(format!(
+            "ordering `{ordering}`: `{text}` is not a probability; write strong:P1:P2 with P1 <= P2 in [0, 1], e.g. strong:0.7:0.9"
+        )),
+    }
 }
 
 /// A composite ordering: terms joined with `+` in text, e.g. `static+random`.
@@ -29,7 +59,7 @@ pub struct Ordering {
     pub terms: Vec<OrderTerm>,
 }
 
-pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), explicit:M1,M2,... (moves in the game's notation), or several joined with `+` (e.g. static+random)";
+pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), explicit:M1,M2,... (moves in the game's notation), oracle-best, oracle-worst, strong:P1:P2 (best child first with probability P1, in the first quarter with probability P2), or several joined with `+` (e.g. static+random)";
 
 impl Ordering {
     pub fn natural() -> Self {
@@ -52,12 +82,31 @@ impl Ordering {
                     return Err(format!("`{p}` lists no moves; write explicit:M1,M2,..."));
                 }
                 OrderTerm::Explicit(moves)
+            } else if let Some(args) = p.strip_prefix("strong:") {
+                let ps: Vec<&str> = args.split(':').collect();
+                if ps.len() != 2 {
+                    return Err(format!(
+                        "ordering `{p}`: write strong:P1:P2 (P1 the probability that the best child comes first, P2 that it is in the first quarter, P1 <= P2), e.g. strong:0.7:0.9"
+                    ));
+                }
+                let first = probability(p, ps[0])?;
+                let quarter = probability(p, ps[1])?;
+                if quarter < first {
+                    return Err(format!(
+                        "ordering `{p}`: the first child is in the first quarter, so P2 ({}) cannot be below P1 ({})",
+                        ps[1].trim(),
+                        ps[0].trim()
+                    ));
+                }
+                OrderTerm::Strong { first, quarter }
             } else {
                 match p {
                     "natural" => OrderTerm::Natural,
                     "static" => OrderTerm::Static,
                     "random" => OrderTerm::Random,
                     "mvv-lva" => OrderTerm::MvvLva,
+                    "oracle-best" => OrderTerm::OracleBest,
+                    "oracle-worst" => OrderTerm::OracleWorst,
                     _ => return Err(format!("unknown ordering `{p}`; allowed: {ORDERING_HELP}")),
                 }
             };
@@ -67,7 +116,14 @@ impl Ordering {
     }
 
     pub fn uses_randomness(&self) -> bool {
-        self.terms.contains(&OrderTerm::Random)
+        self.terms
+            .iter()
+            .any(|t| matches!(t, OrderTerm::Random | OrderTerm::Strong { .. }))
+    }
+
+    /// Whether any term needs the oracle.
+    pub fn uses_oracle(&self) -> bool {
+        self.terms.iter().any(OrderTerm::uses_oracle)
     }
 }
 
@@ -82,6 +138,11 @@ impl fmt::Display for Ordering {
                 OrderTerm::Random => "random".to_string(),
                 OrderTerm::MvvLva => "mvv-lva".to_string(),
                 OrderTerm::Explicit(m) => format!("explicit:{}", m.join(",")),
+                OrderTerm::OracleBest => "oracle-best".to_string(),
+                OrderTerm::OracleWorst => "oracle-worst".to_string(),
+                OrderTerm::Strong { first, quarter } => {
+                    format!("strong:{}:{}", *first as f64 / 1e6, *quarter as f64 / 1e6)
+                }
             })
             .collect();
         write!(f, "{}", parts.join("+"))
@@ -115,6 +176,44 @@ mod tests {
         assert_eq!(e.to_string(), "explicit:4,0,2");
         assert!(Ordering::parse("best").is_err());
         assert!(Ordering::parse("explicit:").is_err());
+    }
+
+    #[test]
+    fn oracle_and_strong_terms() {
+        let o = Ordering::parse("oracle-best").unwrap();
+        assert!(o.uses_oracle() && !o.uses_randomness());
+        assert_eq!(o.to_string(), "oracle-best");
+        assert_eq!(
+            Ordering::parse("oracle-worst").unwrap().to_string(),
+            "oracle-worst"
+        );
+        let s = Ordering::parse("strong:0.7:0.9").unwrap();
+        assert_eq!(
+            s.terms,
+            vec![OrderTerm::Strong {
+                first: 700_000,
+                quarter: 900_000
+            }]
+        );
+        assert!(s.uses_oracle() && s.uses_randomness());
+        assert_eq!(s.to_string(), "strong:0.7:0.9");
+        assert_eq!(
+            Ordering::parse("strong:0:1").unwrap().to_string(),
+            "strong:0:1"
+        );
+        for bad in [
+            "strong:1.5:1",
+            "strong:-0.1:0.5",
+            "strong:0.9:0.5",
+            "strong:0.5",
+            "strong:x:1",
+        ] {
+            let e = Ordering::parse(bad).unwrap_err();
+            assert!(e.contains("strong"), "{bad}: {e}");
+        }
+        assert!(Ordering::parse("strong:1.5:1")
+            .unwrap_err()
+            .contains("outside [0, 1]"));
     }
 
     #[test]

@@ -1,0 +1,199 @@
+//! The oracle behind the `oracle-best`, `oracle-worst` and `strong` orderings: the exact
+//! negamax value of every child for the remaining depth, so that children can be put in
+//! order of their true value. Its work is not counted in the search's counters.
+//!
+//! It runs plain negamax (no pruning) and memoizes the value of every node with at least two
+//! plies left, keyed by the position's 64-bit key and checked against the remaining depth, so
+//! each such node is computed once per search; nodes one ply above the horizon are recomputed
+//! from their children on demand (cheaper than storing them). On a uniform tree of branching
+//! b and height d that is about b^(d-1)/(b-1) entries of 16 bytes: the memo is capped at
+//! `ORACLE_MAX_ENTRIES` (about 70 MB). The experiment planner refuses, before starting, a
+//! uniform tree whose oracle would not fit; on other games the memo simply stops growing at
+//! the cap (values stay exact, the oracle gets slower).
+//!
+//! On a real game, `oracle-best` gives the best-first tree: the Knuth–Moore ideal for that
+//! position. Where values tie or branching is uneven, a cheaper proof can exist (a cutoff
+//! does not need the best move, only a good enough one, and a narrow subtree can be cheaper
+//! to refute with than the best one), so the best-first tree is not always the smallest.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+
+use super::ordering::OrderTerm;
+use crate::games::{Game, INF};
+
+/// The most values the oracle memoizes: 7/8 of 2^22, what a hash table of 2^22 slots holds.
+pub const ORACLE_MAX_ENTRIES: usize = 3_670_016;
+
+/// How many entries the oracle needs for a uniform tree of branching b searched to depth d:
+/// the nodes with at least two plies left, levels 0..=d-2.
+pub fn uniform_entries(b: u64, d: u32) -> f64 {
+    if d < 2 {
+        0.0
+    } else {
+        crate::report::theory::full_nodes(b, d - 2)
+    }
+}
+
+/// Keys are already well-mixed 64-bit hashes: one multiply suffices.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ b as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        let z = (self.0 ^ n).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = z ^ (z >> 29);
+    }
+}
+
+/// One search's oracle.
+pub struct Oracle<G: Game> {
+    /// key -> (remaining depth, exact value from the side to move).
+    memo: HashMap<u64, (u32, i32), BuildHasherDefault<KeyHasher>>,
+    /// Move buffers, one per level below the node asked about.
+    bufs: Vec<Vec<G::Move>>,
+    /// Scratch: the children's values and a permutation of slots.
+    values: Vec<i32>,
+    slots: Vec<u32>,
+}
+
+impl<G: Game> Oracle<G> {
+    /// An oracle for searches from `root` to at most `depth` plies.
+    pub fn new(root: &G, depth: u32) -> Self {
+        let width = root.max_moves();
+        Oracle {
+            memo: HashMap::default(),
+            bufs: (0..depth as usize + 1)
+                .map(|_| Vec::with_capacity(width))
+                .collect(),
+            values: Vec::with_capacity(width),
+            slots: Vec::with_capacity(width),
+        }
+    }
+
+    /// Values stored so far.
+    pub fn entries(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The exact negamax value of `game` searched `depth` plies, from the side to move.
+    pub fn value(&mut self, game: &mut G, depth: u32, level: usize) -> i32 {
+        if let Some(u) = game.outcome() {
+            return u;
+        }
+        if depth == 0 {
+            return game.evaluate();
+        }
+        let key = game.key();
+        if depth >= 2 {
+            if let Some(&(d, v)) = self.memo.get(&key) {
+                if d == depth {
+                    return v;
+                }
+            }
+        }
+        if level >= self.bufs.len() {
+            self.bufs.resize_with(level + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.bufs[level]);
+        moves.clear();
+        game.moves(&mut moves);
+        let mut best = -INF;
+        for &m in &moves {
+            game.make(m);
+            let v = -self.value(game, depth - 1, level + 1);
+            game.unmake(m);
+            best = best.max(v);
+        }
+        self.bufs[level] = moves;
+        if depth >= 2 && (self.memo.len() < ORACLE_MAX_ENTRIES || self.memo.contains_key(&key)) {
+            self.memo.insert(key, (depth, best));
+        }
+        best
+    }
+
+    /// Fills `self.values` with each move's exact value for the mover, the node having
+    /// `remaining` >= 1 plies left.
+    fn child_values(&mut self, game: &mut G, moves: &[G::Move], remaining: u32) {
+        let mut values = std::mem::take(&mut self.values);
+        values.clear();
+        for &m in moves {
+            game.make(m);
+            values.push(-self.value(game, remaining - 1, 0));
+            game.unmake(m);
+        }
+        self.values = values;
+    }
+
+    /// Ordering keys (higher first) for `moves` at a node with `remaining` plies left, for an
+    /// oracle term: `oracle-best` the mover's exact value, `oracle-worst` its negation,
+    /// `strong:P1:P2` a rank that puts the best move (the first of equal best in natural
+    /// order) first with probability P1, within the first quarter (the first ceil(n/4) places)
+    /// with probability P2, otherwise in a uniformly chosen later place; the other moves
+    /// take the remaining places in random order.
+    pub fn keys(
+        &mut self,
+        game: &mut G,
+        moves: &[G::Move],
+        remaining: u32,
+        term: &OrderTerm,
+        rng: &mut ChaCha8Rng,
+        keys: &mut Vec<i64>,
+    ) {
+        self.child_values(game, moves, remaining.max(1));
+        match *term {
+            OrderTerm::OracleBest => keys.extend(self.values.iter().map(|&v| v as i64)),
+            OrderTerm::OracleWorst => keys.extend(self.values.iter().map(|&v| -(v as i64))),
+            OrderTerm::Strong { first, quarter } => {
+                let n = moves.len();
+                let mut best = 0;
+                for (i, &v) in self.values.iter().enumerate() {
+                    if v > self.values[best] {
+                        best = i;
+                    }
+                }
+                let q = n.div_ceil(4).max(1);
+                let u: f64 = rng.gen();
+                let p1 = first as f64 / 1e6;
+                let p2 = quarter as f64 / 1e6;
+                let slot = if n == 1 || u < p1 {
+                    0
+                } else if q > 1 && u < p2 {
+                    rng.gen_range(1..q)
+                } else if q > 1 && q < n {
+                    rng.gen_range(q..n)
+                } else {
+                    rng.gen_range(1..n)
+                };
+                self.slots.clear();
+                self.slots
+                    .extend((0..n as u32).filter(|&s| s as usize != slot));
+                for i in (1..self.slots.len()).rev() {
+                    let j = rng.gen_range(0..=i);
+                    self.slots.swap(i, j);
+                }
+                let mut others = self.slots.iter();
+                for i in 0..n {
+                    let place = if i == best {
+                        slot
+                    } else {
+                        *others.next().expect("n - 1 places for n - 1 moves") as usize
+                    };
+                    keys.push((n - place) as i64);
+                }
+            }
+            _ => unreachable!("only oracle terms ask the oracle"),
+        }
+    }
+}

@@ -1,0 +1,542 @@
+//! Uniform trees, the oracle orderings and the theory beside them (issue 5).
+
+use assert_cmd::Command;
+use harness::games::tictactoe::{Scale, TicTacToe};
+use harness::games::uniform::{Model, Uniform, UniformSpec, Values};
+use harness::games::Game;
+use harness::report::theory::{
+    full_leaves, full_nodes, minimal_leaves, minimal_nodes, pearl_branching_factor,
+};
+use harness::search::{search, Algorithm, Counters, Ordering, SearchSpec, Variant};
+
+fn spec(b: u32, d: u32, values: Values) -> UniformSpec {
+    UniformSpec {
+        branching: b,
+        height: d,
+        values,
+        model: Model::Independent,
+    }
+}
+
+/// Alpha-beta to the bottom of tree `seed`, returning (value, counters).
+fn ab<G: Game>(
+    mut g: G,
+    depth: u32,
+    ordering: &str,
+    variant: Variant,
+    seed: u64,
+) -> (i32, Counters) {
+    let mut s = SearchSpec::new(Algorithm::AlphaBeta, depth);
+    s.variant = variant;
+    s.ordering = Ordering::parse(ordering).unwrap();
+    let r = search(&mut g, &s, seed).unwrap();
+    (r.value, r.counters)
+}
+
+fn tree(b: u32, d: u32, values: Values, seed: u64) -> Uniform {
+    Uniform::new(spec(b, d, values), 0, seed)
+}
+
+const VARIANTS: [Variant; 2] = [Variant::FailHard, Variant::FailSoft];
+
+#[test]
+fn oracle_best_reads_the_knuth_moore_minimal_tree() {
+    // Every (b, d) of experiments/knuth-moore.toml, distinct values, both variants.
+    for b in [2u32, 3, 5, 8] {
+        for d in 1..=8u32 {
+            let trees: u64 = if b == 8 && d == 8 { 1 } else { 3 };
+            for t in 0..trees {
+                let seed = 1000 * b as u64 + 10 * d as u64 + t;
+                let mut value = None;
+                for v in VARIANTS {
+                    let (val, c) = ab(tree(b, d, Values::Distinct, seed), d, "oracle-best", v, 1);
+                    assert_eq!(
+                        c.leaves as f64,
+                        minimal_leaves(b as u64, d),
+                        "b{b} d{d} {v:?}"
+                    );
+                    assert_eq!(
+                        c.nodes as f64,
+                        minimal_nodes(b as u64, d),
+                        "b{b} d{d} {v:?}"
+                    );
+                    // Best-first: every cutoff comes from the first move.
+                    assert_eq!(c.cutoffs, c.first_move_cutoffs);
+                    assert_eq!(*value.get_or_insert(val), val);
+                }
+                // The value is the minimax value of the tree.
+                let (mm, _) = ab(
+                    tree(b, d, Values::Distinct, seed),
+                    d,
+                    "natural",
+                    Variant::FailSoft,
+                    1,
+                );
+                assert_eq!(value, Some(mm));
+            }
+        }
+    }
+}
+
+#[test]
+fn strong_ordering_with_certainty_is_the_minimal_tree_too() {
+    for b in [2u32, 3, 5] {
+        for d in 1..=7u32 {
+            let (_, c) = ab(
+                tree(b, d, Values::Distinct, 5),
+                d,
+                "strong:1:1",
+                Variant::FailSoft,
+                9,
+            );
+            assert_eq!(c.leaves as f64, minimal_leaves(b as u64, d), "b{b} d{d}");
+            assert_eq!(c.nodes as f64, minimal_nodes(b as u64, d), "b{b} d{d}");
+        }
+    }
+}
+
+#[test]
+fn classroom_example_b3_d3() {
+    for seed in 0..20 {
+        for v in VARIANTS {
+            let (_, best) = ab(tree(3, 3, Values::Distinct, seed), 3, "oracle-best", v, 0);
+            let (_, worst) = ab(tree(3, 3, Values::Distinct, seed), 3, "oracle-worst", v, 0);
+            assert_eq!((best.leaves, best.nodes), (11, 20));
+            assert_eq!((worst.leaves, worst.nodes), (27, 40));
+        }
+    }
+}
+
+#[test]
+fn oracle_worst_reads_the_full_tree_to_depth_3_and_the_most_beyond() {
+    for b in [2u32, 3, 5, 8] {
+        for d in 1..=3u32 {
+            for seed in 0..5 {
+                for v in VARIANTS {
+                    let (_, c) = ab(tree(b, d, Values::Distinct, seed), d, "oracle-worst", v, 0);
+                    assert_eq!(c.leaves as f64, full_leaves(b as u64, d), "b{b} d{d}");
+                    assert_eq!(c.nodes as f64, full_nodes(b as u64, d), "b{b} d{d}");
+                }
+            }
+        }
+        // Deeper, deep cutoffs can make reading every leaf impossible (see the next test);
+        // oracle-worst still reads at least as much as every other ordering on the same tree.
+        let deepest = if b == 8 { 6 } else { 8 };
+        for d in 4..=deepest {
+            let g = tree(b, d, Values::Distinct, 77);
+            let (_, worst) = ab(g.clone(), d, "oracle-worst", Variant::FailSoft, 0);
+            assert!(worst.leaves as f64 <= full_leaves(b as u64, d));
+            assert!(
+                worst.leaves as f64 > 0.5 * full_leaves(b as u64, d),
+                "b{b} d{d}"
+            );
+            for o in [
+                "natural",
+                "random",
+                "static",
+                "oracle-best",
+                "strong:0.7:0.9",
+            ] {
+                let (_, c) = ab(g.clone(), d, o, Variant::FailSoft, 3);
+                assert!(
+                    worst.leaves >= c.leaves,
+                    "b{b} d{d} {o}: {} < {}",
+                    worst.leaves,
+                    c.leaves
+                );
+            }
+        }
+    }
+}
+
+/// Alpha-beta (fail-soft) on a complete binary tree of depth 4 given as 16 leaf values (root's
+/// view), with the order of every interior node's two children set by one bit of `orders`.
+fn binary_leaves_read(vals: &[i32; 16], orders: u32) -> u32 {
+    fn go(
+        level: u32,
+        idx: usize,
+        vals: &[i32; 16],
+        orders: u32,
+        alpha: i32,
+        beta: i32,
+        n: &mut u32,
+    ) -> i32 {
+        if level == 4 {
+            *n += 1;
+            // Depth 4 is even: the side to move at a leaf is the root's side.
+            return vals[idx];
+        }
+        let node = (1usize << level) - 1 + idx;
+        let flip = (orders >> node) & 1;
+        let mut best = i32::MIN + 1;
+        for k in 0..2 {
+            let c = k ^ flip as usize;
+            let v = -go(
+                level + 1,
+                idx * 2 + c,
+                vals,
+                orders,
+                -beta,
+                -alpha.max(best),
+                n,
+            );
+            best = best.max(v);
+            if best >= beta {
+                break;
+            }
+        }
+        best
+    }
+    let mut n = 0;
+    go(0, 0, vals, orders, i32::MIN + 1, i32::MAX, &mut n);
+    n
+}
+
+#[test]
+fn reading_every_leaf_can_be_impossible_whatever_the_order() {
+    // Why oracle-worst need not read b^d leaves beyond depth 3: with fixed distinct leaf
+    // values, deep cutoffs can prune under every one of the 2^15 orderings of a binary tree of
+    // depth 4. Find such trees among the first seeds. Ordering children worst-first by value
+    // is greedy: on most trees it reads the most any ordering reads, not on all.
+    let (mut impossible, mut greedy_is_worst) = (0, 0);
+    for seed in 0..40 {
+        let g = tree(2, 4, Values::Distinct, seed);
+        let mut vals = [0i32; 16];
+        for (i, v) in vals.iter_mut().enumerate() {
+            let mut leaf = g.clone();
+            for l in (0..4).rev() {
+                leaf.make(((i >> l) & 1) as u32);
+            }
+            *v = leaf.value_first();
+        }
+        let most = (0..1u32 << 15)
+            .map(|o| binary_leaves_read(&vals, o))
+            .max()
+            .unwrap();
+        let (_, worst) = ab(g, 4, "oracle-worst", Variant::FailSoft, 0);
+        assert!(worst.leaves as u32 <= most);
+        if most < 16 {
+            impossible += 1;
+        }
+        if worst.leaves as u32 == most {
+            greedy_is_worst += 1;
+        }
+    }
+    assert!(impossible > 0, "some tree cannot be read in full");
+    assert!(
+        greedy_is_worst > 20,
+        "oracle-worst is the worst order on most trees"
+    );
+}
+
+#[test]
+fn random_ordering_branching_factor_approaches_pearl() {
+    // Pearl's R*(b) is the limit of leaves^(1/d) for random ordering on iid continuous values.
+    // The constant factor fades slowly: the ratio to R* falls with depth, staying above 1.
+    for b in [3u32, 5] {
+        let r = pearl_branching_factor(b as f64);
+        let ratio = |d: u32| {
+            let trees = 60;
+            let total: u64 = (0..trees)
+                .map(|t| {
+                    ab(
+                        tree(b, d, Values::Continuous, 500 + t),
+                        d,
+                        "random",
+                        Variant::FailSoft,
+                        t,
+                    )
+                    .1
+                    .leaves
+                })
+                .sum();
+            (total as f64 / trees as f64).powf(1.0 / d as f64) / r
+        };
+        let (r4, r8, r12) = (ratio(4), ratio(8), ratio(12));
+        assert!(r4 > r8 && r8 > r12 && r12 > 1.0, "b{b}: {r4} {r8} {r12}");
+        assert!(r12 < 1.13, "b{b}: at depth 12 within 13% of R*: {r12}");
+        // Far below the full tree's b and above the minimal tree's sqrt(b).
+        assert!(r * r12 < b as f64 * 0.85 && r * r12 > (b as f64).sqrt());
+    }
+}
+
+#[test]
+fn tictactoe_oracle_best_enters_fewer_nodes_than_other_orderings() {
+    for scale in [Scale::WinLoss, Scale::DepthPenalty] {
+        for v in VARIANTS {
+            let (val, best) = ab(TicTacToe::new(scale), 9, "oracle-best", v, 0);
+            assert_eq!(val, 0, "tic-tac-toe is a draw");
+            for o in ["natural", "static"] {
+                let (_, c) = ab(TicTacToe::new(scale), 9, o, v, 0);
+                assert!(
+                    best.nodes < c.nodes,
+                    "{scale:?} {v:?} {o}: {} vs {}",
+                    best.nodes,
+                    c.nodes
+                );
+            }
+            for rep in 0..5 {
+                let (_, c) = ab(TicTacToe::new(scale), 9, "random", v, rep);
+                assert!(best.nodes < c.nodes, "{scale:?} {v:?} random {rep}");
+            }
+        }
+    }
+}
+
+#[test]
+fn oracle_orderings_work_on_shallower_searches_and_other_value_models() {
+    // Depth below the height: children ordered by their value for the remaining depth.
+    let g = tree(3, 8, Values::Continuous, 4);
+    let (v1, c) = ab(g.clone(), 4, "oracle-best", Variant::FailSoft, 0);
+    assert_eq!(c.leaves as f64, minimal_leaves(3, 4));
+    let (v2, _) = ab(g, 4, "natural", Variant::FailSoft, 0);
+    assert_eq!(v1, v2);
+    // Integer values tie: best-first is still correct, and never reads more than minimal.
+    let s = UniformSpec {
+        branching: 4,
+        height: 6,
+        values: Values::Integer { lo: -3, hi: 3 },
+        model: Model::Incremental,
+    };
+    let g = Uniform::new(s, 0, 11);
+    let (v1, best) = ab(g.clone(), 6, "oracle-best", Variant::FailSoft, 0);
+    let (v2, nat) = ab(g.clone(), 6, "natural", Variant::FailSoft, 0);
+    let (_, stat) = ab(g, 6, "static", Variant::FailSoft, 0);
+    assert_eq!(v1, v2);
+    assert!(best.leaves as f64 <= minimal_leaves(4, 6));
+    // Incremental values make the static order (partial sums) informative.
+    assert!(stat.nodes < nat.nodes);
+}
+
+// ---------------------------------------------------------------- the command line
+
+fn harness() -> Command {
+    Command::cargo_bin("harness").unwrap()
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn uniform_file(game: &str, ordering: &str) -> String {
+    format!(
+        "name = \"u\"\nseed = 3\n\n[game]\nkind = \"uniform\"\n{game}\n\n[search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\nordering = {ordering}\n"
+    )
+}
+
+/// Runs a bad file and checks exit status 2 and a message with file:line:col and the key.
+fn rejects(game: &str, ordering: &str, line_col: &str, words: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(&dir, "bad.toml", &uniform_file(game, ordering));
+    let out = harness()
+        .arg("run")
+        .arg(&f)
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .arg("--quiet")
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let err = String::from_utf8(out).unwrap();
+    assert!(err.contains(&format!("bad.toml:{line_col}")), "{err}");
+    for w in words {
+        assert!(err.contains(w), "`{w}` missing from: {err}");
+    }
+    assert!(!err.contains("panick"), "{err}");
+}
+
+#[test]
+fn bad_uniform_input_exits_2_naming_file_line_col_and_key() {
+    rejects(
+        "branching = 1\nheight = 3",
+        "\"natural\"",
+        "6:13",
+        &["branching", "2"],
+    );
+    rejects(
+        "branching = 3\nheight = 0",
+        "\"natural\"",
+        "7:10",
+        &["height", "from 1"],
+    );
+    rejects(
+        "branching = 3\nheight = { from = 0, to = 4 }",
+        "\"natural\"",
+        "7:10",
+        &["height"],
+    );
+    rejects(
+        "branching = 3\nheight = 3",
+        "\"strong:1.5:0.9\"",
+        "12:12",
+        &["ordering", "strong", "outside [0, 1]"],
+    );
+    rejects(
+        "branching = 3\nheight = 3",
+        "[\"natural\", \"strong:0.5:-1\"]",
+        "12:",
+        &["outside [0, 1]"],
+    );
+    rejects(
+        "branching = 3\nheight = 3",
+        "\"strong:0.9:0.5\"",
+        "12:12",
+        &["P2"],
+    );
+    // Too large for the oracle: refused before anything runs.
+    rejects(
+        "branching = 2\nheight = 30\nvalues = \"continuous\"",
+        "\"oracle-best\"",
+        "7:10",
+        &["height", "oracle", "memory"],
+    );
+    rejects(
+        "branching = 3\nheight = 25",
+        "\"natural\"",
+        "7:10",
+        &["distinct", "2^31"],
+    );
+    rejects(
+        "branching = 3\nheight = 3\nmodel = \"incremental\"",
+        "\"natural\"",
+        "8:9",
+        &["model", "incremental"],
+    );
+    rejects(
+        "branching = 3\nheight = 3\nvalues = \"integer\"\nrange = [5, 1]",
+        "\"natural\"",
+        "9:9",
+        &["range"],
+    );
+    rejects(
+        "branching = 3\nheight = 3\nvalues = \"gaussian\"",
+        "\"natural\"",
+        "8:10",
+        &["values", "distinct"],
+    );
+    rejects(
+        "branching = 3\nheight = 3\ntrees = 0",
+        "\"natural\"",
+        "8:9",
+        &["trees"],
+    );
+    rejects(
+        "branching = 3\nheight = 3\npositions = [\"start\"]",
+        "\"natural\"",
+        "8:13",
+        &["positions", "trees"],
+    );
+    rejects(
+        "height = 3",
+        "\"natural\"",
+        "5:8",
+        &["branching is missing"],
+    );
+}
+
+#[test]
+fn uniform_experiment_pairs_trees_and_reports_theory() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        &dir,
+        "ok.toml",
+        &uniform_file(
+            "branching = 3\nheight = [3, 5]\ntrees = 4",
+            "[\"oracle-best\", \"oracle-worst\", \"natural\", \"random\", \"strong:0.7:0.9\"]",
+        ),
+    );
+    let out = dir.path().join("out");
+    harness()
+        .args(["run", "--quiet", "--jobs", "2"])
+        .arg(&f)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let mut rd = csv::Reader::from_reader(text.as_bytes());
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| {
+        head.iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("no column {name}"))
+    };
+    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 2 * 4 * 5);
+    let mut positions = std::collections::BTreeMap::new();
+    for r in &rows {
+        // Every ordering of one tree searches the same tree: same position, same value.
+        let key = (
+            r[col("height")].to_string(),
+            r[col("position_id")].to_string(),
+        );
+        let entry = positions
+            .entry(key)
+            .or_insert_with(|| (r[col("position")].to_string(), r[col("value")].to_string()));
+        assert_eq!(entry.0, &r[col("position")]);
+        assert_eq!(entry.1, &r[col("value")]);
+        assert_eq!(&r[col("mean_branching")], "3.000000");
+        assert_eq!(&r[col("pearl_r")], "2.147899");
+        let d = &r[col("theory_depth")];
+        let (ml, fl) = if d == "3" {
+            ("11", "27")
+        } else {
+            ("35", "243")
+        };
+        assert_eq!(&r[col("minimal_leaves")], ml);
+        assert_eq!(&r[col("full_leaves")], fl);
+        if &r[col("ordering")] == "oracle-best" {
+            assert_eq!(&r[col("leaves_over_minimal")], "1.000000");
+            assert_eq!(&r[col("nodes_over_minimal")], "1.000000");
+        }
+        assert!(!r[col("leaf_ebf")].is_empty());
+    }
+    // Different trees differ.
+    let seeds: std::collections::BTreeSet<&String> = positions.values().map(|(p, _)| p).collect();
+    assert_eq!(seeds.len(), 8);
+}
+
+#[test]
+fn theory_subcommand_prints_table_and_csv() {
+    let out = harness()
+        .args(["theory", "--branching", "3", "--depth", "1..5", "--csv"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6);
+    assert!(lines[0].starts_with(
+        "branching,depth,minimal_leaves,minimal_nodes,full_leaves,full_nodes,pearl_r"
+    ));
+    assert!(
+        lines[3].starts_with("3,3,11,20,27,40,2.147899,"),
+        "{}",
+        lines[3]
+    );
+    assert!(lines[5].starts_with("3,5,35,72,243,364,"), "{}", lines[5]);
+    let out = harness()
+        .args(["theory", "-b", "2", "-d", "10"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains("63") && text.contains("208") && text.contains("1.618034"),
+        "{text}"
+    );
+    harness()
+        .args(["theory", "-b", "1", "-d", "3"])
+        .assert()
+        .code(2);
+    harness()
+        .args(["theory", "-b", "3", "-d", "0"])
+        .assert()
+        .code(2);
+    harness()
+        .args(["theory", "-b", "3", "-d", "5..2"])
+        .assert()
+        .code(2);
+}
