@@ -319,7 +319,7 @@ impl Uniform {
             (Model::Incremental, _) => self.sum[p],
             (Model::Independent, Values::Distinct) => {
                 let n = (self.spec.branching as u64).pow(p as u32);
-                let key = splitmix(self.seed ^ SALT_PERM ^ (p as u64) << 56);
+                let key = splitmix(self.seed ^ SALT_PERM ^ ((p as u64) << 56));
                 permute(self.index[p], n, key) as i64 - (n / 2) as i64
             }
             (Model::Independent, _) => self.draw(splitmix(self.hash[p] ^ SALT_VALUE)),
@@ -411,12 +411,23 @@ impl Game for Uniform {
         self.spec.height - self.ply as u32
     }
 
-    /// The child's heuristic value from the mover's side.
+    /// The child's heuristic value from the mover's side (computed as `make` would, without
+    /// copying the node).
     #[inline]
     fn static_score(&self, m: u32) -> i32 {
-        let mut c = self.clone();
-        c.make(m);
-        -c.evaluate()
+        let p = self.ply;
+        let h = splitmix(self.hash[p] ^ (m as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let v = match (self.spec.model, self.spec.values) {
+            (Model::Incremental, _) => self.sum[p] + self.edge(splitmix(h ^ SALT_EDGE)),
+            (Model::Independent, Values::Distinct) => {
+                let n = (self.spec.branching as u64).pow(p as u32 + 1);
+                let key = splitmix(self.seed ^ SALT_PERM ^ ((p as u64 + 1) << 56));
+                let index = self.index[p] * self.spec.branching as u64 + m as u64;
+                permute(index, n, key) as i64 - (n / 2) as i64
+            }
+            (Model::Independent, _) => self.draw(splitmix(h ^ SALT_VALUE)),
+        };
+        self.for_mover(v as i32)
     }
 
     fn format_move(&self, m: u32) -> String {
@@ -537,6 +548,30 @@ mod tests {
         u.unmake(0);
         u.make(0);
         assert_eq!(u.value_first(), leaf);
+    }
+
+    #[test]
+    fn static_score_is_the_childs_value_for_the_mover() {
+        for (values, model) in [
+            (Values::Distinct, Model::Independent),
+            (Values::Continuous, Model::Independent),
+            (Values::Continuous, Model::Incremental),
+            (Values::Integer { lo: -9, hi: 9 }, Model::Incremental),
+        ] {
+            let mut u = Uniform::new(spec(3, 4, values, model), 0, 21);
+            for path in [[0u32, 0], [2, 1]] {
+                for &m in &path {
+                    for c in 0..3 {
+                        let mut child = u.clone();
+                        child.make(c);
+                        assert_eq!(u.static_score(c), -child.evaluate());
+                    }
+                    u.make(m);
+                }
+                u.unmake(0);
+                u.unmake(0);
+            }
+        }
     }
 
     #[test]

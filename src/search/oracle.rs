@@ -197,3 +197,74 @@ impl<G: Game> Oracle<G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::{Scale, TicTacToe};
+    use crate::games::uniform::{Model, Uniform, UniformSpec, Values};
+    use crate::search::{search, Algorithm, SearchSpec};
+    use rand::SeedableRng;
+
+    fn negamax_value<G: Game>(g: &mut G, depth: u32) -> i32 {
+        search(g, &SearchSpec::new(Algorithm::Negamax, depth), 0)
+            .unwrap()
+            .value
+    }
+
+    #[test]
+    fn oracle_values_are_negamax_values() {
+        let mut t = TicTacToe::new(Scale::DepthPenalty);
+        let mut o = Oracle::new(&t, 9);
+        assert_eq!(o.value(&mut t, 9, 0), negamax_value(&mut t, 9));
+        assert_eq!(o.value(&mut t, 4, 0), negamax_value(&mut t, 4));
+        let spec = UniformSpec {
+            branching: 3,
+            height: 6,
+            values: Values::Continuous,
+            model: Model::Incremental,
+        };
+        let mut u = Uniform::new(spec, 0, 5);
+        let mut o = Oracle::new(&u, 6);
+        for d in 0..=6 {
+            assert_eq!(o.value(&mut u, d, 0), negamax_value(&mut u, d), "depth {d}");
+        }
+        assert!(o.entries() > 0);
+    }
+
+    #[test]
+    fn strong_places_the_best_child_with_the_given_probabilities() {
+        let spec = UniformSpec {
+            branching: 8,
+            height: 3,
+            values: Values::Distinct,
+            model: Model::Independent,
+        };
+        let mut u = Uniform::new(spec, 0, 17);
+        let mut o = Oracle::new(&u, 3);
+        let mut moves = Vec::new();
+        u.moves(&mut moves);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let term = OrderTerm::Strong {
+            first: 700_000,
+            quarter: 900_000,
+        };
+        let (mut first, mut quarter, trials) = (0, 0, 4000);
+        let mut keys = Vec::new();
+        for _ in 0..trials {
+            keys.clear();
+            o.keys(&mut u, &moves, 3, &term, &mut rng, &mut keys);
+            let best = (0..8).max_by_key(|&i| o.values[i]).unwrap();
+            // Keys are 8 - place, all distinct.
+            let place = 8 - keys[best] as usize;
+            let mut sorted = keys.clone();
+            sorted.sort();
+            assert_eq!(sorted, (1..=8).collect::<Vec<i64>>());
+            first += (place == 0) as u32;
+            quarter += (place < 2) as u32;
+        }
+        let (p1, p2) = (first as f64 / trials as f64, quarter as f64 / trials as f64);
+        assert!((p1 - 0.7).abs() < 0.03, "{p1}");
+        assert!((p2 - 0.9).abs() < 0.03, "{p2}");
+    }
+}
