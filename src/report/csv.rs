@@ -62,10 +62,11 @@ pub const COUNTER_COLUMNS: [&str; 14] = [
 /// The column that appears when some position carries best-move annotations (EPD `bm`/`am`).
 const BM_HIT: [&str; 1] = ["bm_hit"];
 /// The shape of the searched tree and the theory for it (see `theory_fields`).
-pub const THEORY_COLUMNS: [&str; 15] = [
+pub const THEORY_COLUMNS: [&str; 16] = [
     "interior",
     "moves_generated",
     "mean_branching",
+    "searched_branching",
     "theory_depth",
     "minimal_leaves",
     "minimal_nodes",
@@ -97,7 +98,9 @@ fn count(x: f64) -> String {
 /// depth searched, or the deepest ply entered if the game ended everywhere before it. The
 /// predictions are those of a uniform tree with that b and d (Knuth–Moore minimal tree, full
 /// tree, Pearl's R*(b)); `leaf_ebf` is leaves^(1/d), the branching factor of the leaf count,
-/// which for random ordering tends to R*(b) as d grows. Ratios are left empty for a run that a
+/// which for random ordering tends to R*(b) as d grows. `searched_branching` is
+/// (nodes − 1) / interior, the children entered per expanded node: the branching of the
+/// searched (pruned) tree, not of the game. Ratios are left empty for a run that a
 /// budget stopped.
 pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
     use crate::report::theory as t;
@@ -129,6 +132,13 @@ pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
     };
     out.extend([
         ("mean_branching", format!("{b:.6}")),
+        (
+            "searched_branching",
+            format!(
+                "{:.6}",
+                c.nodes.saturating_sub(1) as f64 / c.interior as f64
+            ),
+        ),
         ("theory_depth", d.to_string()),
         ("minimal_leaves", count(ml)),
         ("minimal_nodes", count(mn)),
