@@ -10,7 +10,7 @@ use toml::Spanned;
 
 use super::oneormany::{from_seq, OneOrMany};
 use crate::error::{Error, Result};
-use crate::search::{Algorithm, Ordering, TieBreak, Variant};
+use crate::search::{Algorithm, Bounds, Ordering, Replacement, TieBreak, Variant};
 
 /// The whole experiment file.
 #[derive(Debug, Deserialize)]
@@ -189,6 +189,32 @@ pub struct SearchSection {
     /// Quiescence search at depth 0: `{ enabled = true, checks = false, promotions = true,
     /// delta = 200 }`; each value may be a list (grid). Default: off.
     pub quiescence: Option<Spanned<QuiescenceSection>>,
+    /// Iterative deepening (depths 1..d); default false.
+    pub iterative: Option<OneOrMany<bool>>,
+    /// `[search.tt]`: the transposition table (alpha-beta only).
+    pub tt: Option<TtSection>,
+}
+
+/// `[search.tt]`: the transposition table. Every key but `reference` may be a list (a grid
+/// axis). Used by alpha-beta only; other algorithms run without a table.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TtSection {
+    /// Table on or off; default true once the section is present.
+    pub enabled: Option<OneOrMany<bool>>,
+    /// Size in entries (a power of two); default 65,536 (1 MiB).
+    pub entries: Option<Spanned<OneOrMany<u64>>>,
+    /// Size in MiB (a power of two); instead of `entries`.
+    pub mib: Option<Spanned<OneOrMany<u64>>>,
+    /// `always`, `depth` (default), `two-tier`, `bucket`.
+    pub replacement: Option<Spanned<OneOrMany<Named<Replacement>>>>,
+    /// Key bits the table keeps, 8 to 64 (default 64).
+    pub key_bits: Option<Spanned<OneOrMany<u32>>>,
+    /// `correct` (default) or `naive-exact`.
+    pub bounds: Option<OneOrMany<Named<Bounds>>>,
+    /// Also search each position without a table (uncounted) and fill the columns
+    /// reference_value, value_wrong, move_wrong; default false.
+    pub reference: Option<bool>,
 }
 
 /// `[search] quiescence = { ... }`.
@@ -263,6 +289,8 @@ macro_rules! named {
 named!(Algorithm, "algorithm");
 named!(Variant, "variant");
 named!(TieBreak, "tie_break");
+named!(Replacement, "[search.tt] replacement");
+named!(Bounds, "[search.tt] bounds");
 named!(crate::games::tictactoe::Scale, "scale");
 named!(UniformValues, "values");
 named!(crate::games::uniform::Model, "model");

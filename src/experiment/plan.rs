@@ -5,13 +5,15 @@
 
 use std::path::Path;
 
-use super::config::{at, Depth, ExperimentFile, GameKind};
+use super::config::{at, Depth, ExperimentFile, GameKind, TtSection};
 use crate::error::{Error, Result};
 use crate::games::chess::Chess;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::{Scale, TicTacToe};
 use crate::games::uniform::{Model, Uniform, UniformSpec, Values};
-use crate::search::{Algorithm, Ordering, Quiescence, TieBreak, Variant};
+use crate::search::{
+    tt, Algorithm, Bounds, Ordering, Quiescence, Replacement, TieBreak, TtSpec, Variant,
+};
 
 /// A game and its options, enough to build any of its positions.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,6 +91,12 @@ pub struct Run {
     pub max_nodes: Option<u64>,
     pub max_seconds: Option<f64>,
     pub quiescence: Quiescence,
+    /// The transposition table (alpha-beta only); `None`: off.
+    pub tt: Option<TtSpec>,
+    /// Iterative deepening.
+    pub iterative: bool,
+    /// Also search without a table to count wrong root values and moves.
+    pub reference: bool,
 }
 
 impl Run {
@@ -335,6 +343,14 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         m => m.as_ref().map(|m| *m.get_ref()),
     };
 
+    let iteratives: Vec<bool> = s
+        .iterative
+        .as_ref()
+        .map(|v| v.values().to_vec())
+        .unwrap_or_else(|| vec![false]);
+    let tt_grid = tt_specs(path, src, s.tt.as_ref())?;
+    let reference = s.tt.as_ref().and_then(|t| t.reference).unwrap_or(false);
+
     let mut runs = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     let most = positions.iter().map(|r| r.len()).max().unwrap_or(0);
@@ -350,8 +366,22 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                 };
                 for variant in vs {
                     for &depth in &depths {
-                        for ordering in &orderings {
-                            for &tie_break in &ties {
+                        for (ordering, &tie_break, &iterative, tt) in orderings
+                            .iter()
+                            .flat_map(|o| ties.iter().map(move |t| (o, t)))
+                            .flat_map(|(o, t)| iteratives.iter().map(move |i| (o, t, i)))
+                            .flat_map(|(o, t, i)| {
+                                // The table serves alpha-beta only: other algorithms run once,
+                                // without it.
+                                let tts: &[Option<TtSpec>] = if algorithm.prunes() {
+                                    &tt_grid
+                                } else {
+                                    &[None]
+                                };
+                                tts.iter().map(move |tt| (o, t, i, *tt))
+                            })
+                        {
+                            {
                                 let mut run = Run {
                                     key: String::new(),
                                     seed: 0,
@@ -367,6 +397,9 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                     max_nodes,
                                     max_seconds,
                                     quiescence: Quiescence::off(),
+                                    tt,
+                                    iterative,
+                                    reference,
                                 };
                                 for &q in &quiescences {
                                     run.quiescence = q;
@@ -419,6 +452,17 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
         Depth::Full => "depth=full".to_string(),
     });
     parts.push(format!("ordering={}", r.ordering));
+    // Parts for the table and iterative deepening appear only when used, so the keys (and
+    // seeds) of runs without them are unchanged.
+    if let Some(t) = &r.tt {
+        parts.push(format!("tt=2^{:02}", t.log2_entries()));
+        parts.push(format!("repl={}", t.replacement.name()));
+        parts.push(format!("kbits={:02}", t.key_bits));
+        parts.push(format!("bounds={}", t.bounds.name()));
+    }
+    if r.iterative {
+        parts.push("iter=on".to_string());
+    }
     parts.push(format!("tie={}", r.tie_break.name()));
     // Only when on, so that the keys (and seeds) of runs without quiescence do not change.
     if r.quiescence.enabled {
@@ -647,4 +691,110 @@ fn check_oracle_memory(path: &Path, src: &str, file: &ExperimentFile, runs: &[Ru
         }
     }
     Ok(())
+}
+
+/// The table settings of `[search.tt]`, expanded into the grid: `None` is the table off.
+/// Validates every value, with the file, line:column and key in the message.
+fn tt_specs(path: &Path, src: &str, t: Option<&TtSection>) -> Result<Vec<Option<TtSpec>>> {
+    let t = match t {
+        Some(t) => t,
+        None => return Ok(vec![None]),
+    };
+    let enabled: Vec<bool> = t
+        .enabled
+        .as_ref()
+        .map(|v| v.values().to_vec())
+        .unwrap_or_else(|| vec![true]);
+    let replacements: Vec<Replacement> = t
+        .replacement
+        .as_ref()
+        .map(|v| v.get_ref().values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![Replacement::Depth]);
+    let bounds: Vec<Bounds> = t
+        .bounds
+        .as_ref()
+        .map(|v| v.values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![Bounds::Correct]);
+    let key_bits: Vec<u32> = match &t.key_bits {
+        Some(k) => {
+            for &b in k.get_ref().values() {
+                if !(8..=64).contains(&b) {
+                    return Err(at(
+                        path,
+                        src,
+                        k.span(),
+                        format!("[search.tt] key_bits = {b}: allowed are 8 to 64"),
+                    ));
+                }
+            }
+            k.get_ref().values().to_vec()
+        }
+        None => vec![64],
+    };
+    // Sizes in entries: (entries, replacement) pairs checked against each scheme.
+    let mut sizes: Vec<u64> = Vec::new();
+    match (&t.entries, &t.mib) {
+        (Some(_), Some(m)) => {
+            return Err(at(
+                path,
+                src,
+                m.span(),
+                "[search.tt]: give the size as `entries` or as `mib`, not both",
+            ))
+        }
+        (Some(e), None) => {
+            for &n in e.get_ref().values() {
+                for &r in &replacements {
+                    tt::check_entries(n, r).map_err(|msg| {
+                        at(
+                            path,
+                            src,
+                            e.span(),
+                            format!("[search.tt] entries = {n}: {msg}"),
+                        )
+                    })?;
+                }
+                sizes.push(n);
+            }
+        }
+        (None, Some(m)) => {
+            for &mib in m.get_ref().values() {
+                let mut n = 0;
+                for &r in &replacements {
+                    n = tt::entries_from_mib(mib, r).map_err(|msg| {
+                        at(
+                            path,
+                            src,
+                            m.span(),
+                            format!("[search.tt] mib = {mib}: {msg}"),
+                        )
+                    })?;
+                }
+                sizes.push(n);
+            }
+        }
+        (None, None) => sizes.push(tt::DEFAULT_ENTRIES),
+    }
+    let mut out = Vec::new();
+    for &on in &enabled {
+        if !on {
+            out.push(None);
+            continue;
+        }
+        for &entries in &sizes {
+            for &replacement in &replacements {
+                for &kb in &key_bits {
+                    for &b in &bounds {
+                        out.push(Some(TtSpec {
+                            entries,
+                            replacement,
+                            key_bits: kb,
+                            bounds: b,
+                        }));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
 }

@@ -19,8 +19,8 @@ use crate::games::nim::Nim;
 use crate::games::tictactoe::TicTacToe;
 use crate::games::uniform::Uniform;
 use crate::games::Game;
-use crate::report::csv::{self, RunRecord};
-use crate::search::{SearchSpec, Searcher};
+use crate::report::csv::{self, Reference, RunRecord};
+use crate::search::{SearchResult, SearchSpec, Searcher, Status};
 
 /// How to run a plan.
 #[derive(Clone, Debug, Default)]
@@ -68,6 +68,8 @@ fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
         max_nodes: run.max_nodes,
         max_seconds: run.max_seconds,
         quiescence: run.quiescence,
+        tt: run.tt,
+        iterative: run.iterative,
     }
 }
 
@@ -95,6 +97,11 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, 
         pv.push(line.format_move(m));
         line.make(m);
     }
+    let reference = if run.reference && run.tt.is_some() && result.status == Status::Ok {
+        Some(reference(&g, &spec, run.seed, &result)?)
+    } else {
+        None
+    };
     Ok(RunRecord {
         run: run.clone(),
         depth: spec.depth,
@@ -107,6 +114,45 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, 
         pv: pv.join(" "),
         counters: result.counters,
         bm_hit: result.best_move.and_then(|m| g.suite_hit(m)),
+        iteration_nodes: result.iteration_nodes,
+        reference,
+    })
+}
+
+/// The same search without a table (uncounted): is the root value right, and is the chosen
+/// move one of the best? The chosen move is checked by searching the position after it,
+/// without a table, one ply shallower.
+fn reference<G: Game>(
+    root: &G,
+    spec: &SearchSpec,
+    seed: u64,
+    result: &SearchResult<G::Move>,
+) -> std::result::Result<Reference, String> {
+    let plain = SearchSpec {
+        tt: None,
+        iterative: false,
+        max_nodes: None,
+        max_seconds: None,
+        ..spec.clone()
+    };
+    let mut g = root.clone();
+    let expected = crate::search::search(&mut g, &plain, seed)?;
+    let move_wrong = match result.best_move {
+        Some(m) => {
+            g.make(m);
+            let child = SearchSpec {
+                depth: spec.depth - 1,
+                ..plain.clone()
+            };
+            let v = -crate::search::search(&mut g, &child, seed)?.value;
+            v < expected.value
+        }
+        None => false,
+    };
+    Ok(Reference {
+        value: expected.value,
+        value_wrong: result.value != expected.value,
+        move_wrong,
     })
 }
 

@@ -11,6 +11,7 @@ pub mod chess;
 pub mod nim;
 pub mod tictactoe;
 pub mod uniform;
+pub mod zobrist;
 
 use std::fmt::Debug;
 
@@ -69,8 +70,18 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Heuristic value of an unfinished position, from the side to move.
     fn evaluate(&self) -> i32;
 
-    /// A 64-bit key of the position (everything that changes the legal moves or the score).
+    /// A 64-bit key of the position (everything that changes the legal moves or the score),
+    /// updated incrementally by make/unmake (Zobrist, or an exact compact key).
     fn key(&self) -> u64;
+
+    /// Wins and losses that carry their distance (faster wins score higher: tic-tac-toe
+    /// `depth-penalty`, Connect Four ±(1000 − plies), chess ±(MATE − ply)) score at least this
+    /// much in magnitude, and fall by one per ply further from the root. The transposition
+    /// table stores such scores relative to the node and restores them on probe. `None` (the
+    /// default): no score carries a distance, so scores are stored as they are.
+    fn win_threshold(&self) -> Option<i32> {
+        None
+    }
 
     fn side_to_move(&self) -> Side;
 

@@ -7,7 +7,18 @@
 //! and within a heap k = 1, 2, ... up to the heap's size. Static order: moves that leave a
 //! nim-sum (XOR) of 0 first (Bouton's winning moves in normal play), then larger takes first.
 
+use std::sync::OnceLock;
+
 use super::{Game, Side};
+
+/// The fixed seed of Nim's Zobrist numbers.
+const ZOBRIST_SEED: u64 = 0x6e69_6d5f_6865_6170; // "nim_heap"
+
+/// Zobrist numbers: index `heap * 64 + size`.
+fn zobrist() -> &'static [u64] {
+    static Z: OnceLock<Vec<u64>> = OnceLock::new();
+    Z.get_or_init(|| super::zobrist::numbers(ZOBRIST_SEED, MAX_HEAPS * 64))
+}
 
 /// At most this many heaps, each of at most `MAX_HEAP` objects.
 pub const MAX_HEAPS: usize = 8;
@@ -28,6 +39,8 @@ pub struct Nim {
     /// Plies played since the given position (for the side to move).
     plies: u32,
     first_to_move: bool,
+    /// Zobrist key, updated incrementally.
+    hash: u64,
 }
 
 impl Nim {
@@ -50,13 +63,25 @@ impl Nim {
                 }
             }
         }
-        Ok(Nim {
+        let mut g = Nim {
             heaps,
             count: parts.len(),
             misere,
             plies: 0,
             first_to_move: true,
-        })
+            hash: 0,
+        };
+        g.hash = g.key_from_scratch();
+        Ok(g)
+    }
+
+    /// The Zobrist key computed from scratch (the incremental key must always equal it).
+    pub fn key_from_scratch(&self) -> u64 {
+        let z = zobrist();
+        self.heaps()
+            .iter()
+            .enumerate()
+            .fold(0, |k, (i, &h)| k ^ z[i * 64 + h as usize])
     }
 
     pub fn heaps(&self) -> &[u8] {
@@ -101,6 +126,9 @@ impl Game for Nim {
 
     #[inline]
     fn make(&mut self, m: NimMove) {
+        let (i, h) = (m.heap as usize, self.heaps[m.heap as usize] as usize);
+        let z = zobrist();
+        self.hash ^= z[i * 64 + h] ^ z[i * 64 + h - m.take as usize];
         self.heaps[m.heap as usize] -= m.take;
         self.plies += 1;
         self.first_to_move = !self.first_to_move;
@@ -108,6 +136,9 @@ impl Game for Nim {
 
     #[inline]
     fn unmake(&mut self, m: NimMove) {
+        let (i, h) = (m.heap as usize, self.heaps[m.heap as usize] as usize);
+        let z = zobrist();
+        self.hash ^= z[i * 64 + h] ^ z[i * 64 + h + m.take as usize];
         self.heaps[m.heap as usize] += m.take;
         self.plies -= 1;
         self.first_to_move = !self.first_to_move;
@@ -128,14 +159,11 @@ impl Game for Nim {
         0
     }
 
-    /// Exact: six bits per heap (heap sizes are at most 63); who is to move does not change
-    /// a Nim position's value.
+    /// Zobrist over (heap, size). Who is to move is left out on purpose: it changes neither
+    /// the legal moves nor the value from the side to move (Nim is impartial).
     #[inline]
     fn key(&self) -> u64 {
-        self.heaps()
-            .iter()
-            .enumerate()
-            .fold(0u64, |k, (i, &h)| k | (h as u64) << (6 * i))
+        self.hash
     }
 
     fn side_to_move(&self) -> Side {

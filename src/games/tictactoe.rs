@@ -5,7 +5,18 @@
 //! Positions are written as 9 characters row-major (`x`, `o`, `.`), e.g. `x.o.x....`, or as a
 //! move list (`4,0,8`, `4 0 8` or `408`).
 
+use std::sync::OnceLock;
+
 use super::{Game, Side};
+
+/// The fixed seed of tic-tac-toe's Zobrist numbers.
+const ZOBRIST_SEED: u64 = 0x7469_6374_6163_746f; // "tictacto"
+
+/// Zobrist numbers: index `side * 9 + square` for a stone, 18 for O to move.
+fn zobrist() -> &'static [u64] {
+    static Z: OnceLock<Vec<u64>> = OnceLock::new();
+    Z.get_or_init(|| super::zobrist::numbers(ZOBRIST_SEED, 19))
+}
 
 /// The eight lines of three.
 const LINES: [u16; 8] = [
@@ -72,6 +83,8 @@ pub struct TicTacToe {
     /// 0 when X is to move, 1 when O is.
     to_move: usize,
     scale: Scale,
+    /// Zobrist key, updated incrementally.
+    hash: u64,
 }
 
 impl TicTacToe {
@@ -80,7 +93,22 @@ impl TicTacToe {
             boards: [0, 0],
             to_move: 0,
             scale,
+            hash: 0,
         }
+    }
+
+    /// The Zobrist key computed from scratch (the incremental key must always equal it).
+    pub fn key_from_scratch(&self) -> u64 {
+        let z = zobrist();
+        let mut k = if self.to_move == 1 { z[18] } else { 0 };
+        for side in 0..2 {
+            for sq in 0..9 {
+                if self.boards[side] >> sq & 1 == 1 {
+                    k ^= z[side * 9 + sq];
+                }
+            }
+        }
+        k
     }
 
     fn stones(&self) -> u32 {
@@ -123,6 +151,7 @@ impl TicTacToe {
                 ));
             }
             g.to_move = (nx - no) as usize;
+            g.hash = g.key_from_scratch();
             return Ok(g);
         }
         let parts: Vec<&str> = if t.contains(',') || t.contains(' ') {
@@ -168,6 +197,8 @@ impl Game for TicTacToe {
 
     #[inline]
     fn make(&mut self, m: u8) {
+        let z = zobrist();
+        self.hash ^= z[self.to_move * 9 + m as usize] ^ z[18];
         self.boards[self.to_move] |= 1 << m;
         self.to_move ^= 1;
     }
@@ -176,6 +207,8 @@ impl Game for TicTacToe {
     fn unmake(&mut self, m: u8) {
         self.to_move ^= 1;
         self.boards[self.to_move] &= !(1 << m);
+        let z = zobrist();
+        self.hash ^= z[self.to_move * 9 + m as usize] ^ z[18];
     }
 
     #[inline]
@@ -199,9 +232,18 @@ impl Game for TicTacToe {
         0
     }
 
+    /// Zobrist: the stones of each side and the side to move.
     #[inline]
     fn key(&self) -> u64 {
-        self.boards[0] as u64 | (self.boards[1] as u64) << 9
+        self.hash
+    }
+
+    /// With `depth-penalty`, every win and loss carries its distance: ±(10 − stones) >= 1.
+    fn win_threshold(&self) -> Option<i32> {
+        match self.scale {
+            Scale::WinLoss => None,
+            Scale::DepthPenalty => Some(1),
+        }
     }
 
     fn side_to_move(&self) -> Side {

@@ -24,6 +24,22 @@ pub struct RunRecord {
     /// Whether the best move is one of the position's annotated best moves (EPD `bm`, or
     /// avoids `am`); `None` for positions without such annotations.
     pub bm_hit: Option<bool>,
+    /// Iterative deepening: nodes per iteration, depth 1 first.
+    pub iteration_nodes: Vec<u64>,
+    /// The comparison with a search without a table (`[search.tt] reference = true`).
+    pub reference: Option<Reference>,
+}
+
+/// A run's root value and move checked against the same search without a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reference {
+    /// The root value without a table.
+    pub value: i32,
+    /// The run's root value differs from it.
+    pub value_wrong: bool,
+    /// The run's move is worse than the best (its value, searched without a table, is below
+    /// the reference value).
+    pub move_wrong: bool,
 }
 
 /// Parameter columns before the option columns.
@@ -154,6 +170,34 @@ pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
     ]);
     out
 }
+/// Table and iterative-deepening parameters (after `PARAMS`); empty when the table is off.
+pub const TT_PARAMS: [&str; 7] = [
+    "iterative",
+    "tt",
+    "tt_entries",
+    "tt_bytes",
+    "tt_replacement",
+    "tt_key_bits",
+    "tt_bounds",
+];
+
+/// Table, killer, history and iterative-deepening counters (after `COUNTER_COLUMNS`).
+pub const TT_COUNTERS: [&str; 14] = [
+    "iteration_nodes",
+    "tt_probes",
+    "tt_hits",
+    "tt_cutoffs",
+    "tt_stores",
+    "tt_overwrites",
+    "tt_collisions",
+    "tt_occupancy",
+    "cutoffs_tt",
+    "cutoffs_killer",
+    "cutoffs_history",
+    "reference_value",
+    "value_wrong",
+    "move_wrong",
+];
 
 /// Columns that hold wall-clock time (and figures derived from it): the only columns that may
 /// differ between two runs of the same experiment.
@@ -173,6 +217,7 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
     HEAD.iter()
         .chain(options.iter())
         .chain(PARAMS.iter())
+        .chain(TT_PARAMS.iter())
         .chain(COUNTER_COLUMNS.iter())
         .chain(
             BM_HIT
@@ -180,6 +225,7 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
                 .filter(|_| records.iter().any(|r| r.bm_hit.is_some())),
         )
         .chain(THEORY_COLUMNS.iter())
+        .chain(TT_COUNTERS.iter())
         .map(|s| s.to_string())
         .collect()
 }
@@ -230,6 +276,47 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
                 .unwrap_or_default(),
             "time_ns" => c.time_ns.to_string(),
             "nodes_per_second" => format!("{:.0}", c.nodes_per_second()),
+            "iterative" => r.run.iterative.to_string(),
+            "tt" => if r.run.tt.is_some() { "on" } else { "off" }.to_string(),
+            "tt_entries" => r.run.tt.map(|t| t.entries.to_string()).unwrap_or_default(),
+            "tt_bytes" => r.run.tt.map(|t| t.bytes().to_string()).unwrap_or_default(),
+            "tt_replacement" => r
+                .run
+                .tt
+                .map(|t| t.replacement.name().to_string())
+                .unwrap_or_default(),
+            "tt_key_bits" => r.run.tt.map(|t| t.key_bits.to_string()).unwrap_or_default(),
+            "tt_bounds" => r
+                .run
+                .tt
+                .map(|t| t.bounds.name().to_string())
+                .unwrap_or_default(),
+            "iteration_nodes" => r
+                .iteration_nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| format!("{}:{n}", i + 1))
+                .collect::<Vec<_>>()
+                .join(" "),
+            "tt_probes" => c.tt_probes.to_string(),
+            "tt_hits" => c.tt_hits.to_string(),
+            "tt_cutoffs" => c.tt_cutoffs.to_string(),
+            "tt_stores" => c.tt_stores.to_string(),
+            "tt_overwrites" => c.tt_overwrites.to_string(),
+            "tt_collisions" => c.tt_collisions.to_string(),
+            "tt_occupancy" => c.tt_occupancy.to_string(),
+            "cutoffs_tt" => c.cutoffs_tt.to_string(),
+            "cutoffs_killer" => c.cutoffs_killer.to_string(),
+            "cutoffs_history" => c.cutoffs_history.to_string(),
+            "reference_value" => r.reference.map(|x| x.value.to_string()).unwrap_or_default(),
+            "value_wrong" => r
+                .reference
+                .map(|x| (x.value_wrong as u8).to_string())
+                .unwrap_or_default(),
+            "move_wrong" => r
+                .reference
+                .map(|x| (x.move_wrong as u8).to_string())
+                .unwrap_or_default(),
             other => opts
                 .iter()
                 .chain(theory.iter())

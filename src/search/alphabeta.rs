@@ -1,5 +1,13 @@
-//! Alpha-beta in negamax form, fail-hard and fail-soft.
+//! Alpha-beta in negamax form, fail-hard and fail-soft, with an optional transposition table.
+//!
+//! With a table, an interior node probes it first: an entry at least as deep as the remaining
+//! depth returns its exact score, or raises alpha (lower bound) or lowers beta (upper bound)
+//! and cuts off once alpha >= beta (never at the root, which must choose a move). After the
+//! search the node stores its score with the bound taken from the window: upper if the score
+//! is at most the original alpha, lower if it reaches beta, exact otherwise (`naive-exact`:
+//! always exact). The stored best move is tried first.
 
+use super::tt::{score_from_tt, score_to_tt, Bound, Bounds, NO_MOVE};
 use super::{Searcher, TieBreak, Variant};
 use crate::games::{Game, INF};
 
@@ -20,10 +28,47 @@ impl<G: Game> Searcher<G> {
         if let Some(v) = self.leaf_value_window(game, depth, alpha, beta) {
             return v;
         }
-        let moves = self.ordered_moves(game, ply);
-        let random_root = ply == 0 && self.spec.tie_break == TieBreak::Random;
+        let on_pv = self.follow_pv;
+        let (alpha0, beta0) = (alpha, beta);
         let mut alpha = alpha;
+        let mut beta = beta;
+        let mut tt_move = NO_MOVE;
+        let mut key = 0;
+        if let Some(tt) = &self.tt {
+            key = game.key();
+            self.counters.tt_probes += 1;
+            if let Some(e) = tt.probe(key, &mut self.counters) {
+                self.counters.tt_hits += 1;
+                tt_move = e.best_move();
+                if ply > 0 && e.depth() >= depth {
+                    let v = score_from_tt(e.score(), ply, self.win_threshold);
+                    let cut = match e.bound() {
+                        Bound::Exact => true,
+                        Bound::Lower => {
+                            alpha = alpha.max(v);
+                            alpha >= beta
+                        }
+                        Bound::Upper => {
+                            beta = beta.min(v);
+                            alpha >= beta
+                        }
+                    };
+                    if cut {
+                        self.counters.tt_cutoffs += 1;
+                        return match self.spec.variant {
+                            Variant::FailSoft => v,
+                            Variant::FailHard => v.max(alpha0).min(beta0),
+                        };
+                    }
+                }
+            }
+        }
+        self.node_tt_move = tt_move;
+        let moves = self.ordered_moves(game, ply);
+        self.node_tt_move = NO_MOVE;
+        let random_root = ply == 0 && self.spec.tie_break == TieBreak::Random;
         let mut best = -INF;
+        let mut best_move = NO_MOVE;
         let mut cut = false;
         for (i, &m) in moves.iter().enumerate() {
             // With random tie-breaking the root searches one below alpha, so that a move equal
@@ -33,6 +78,7 @@ impl<G: Game> Searcher<G> {
             } else {
                 alpha
             };
+            self.set_follow(on_pv, ply, i, m);
             game.make(m);
             let v = -self.alphabeta(game, depth - 1, ply + 1, -beta, -lo);
             game.unmake(m);
@@ -47,22 +93,49 @@ impl<G: Game> Searcher<G> {
             if improves {
                 self.update_pv(ply, m);
             }
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_move = game.move_index(m) as u32;
+            }
             alpha = alpha.max(v);
             if alpha >= beta {
                 self.counters.cutoffs += 1;
                 if i == 0 {
                     self.counters.first_move_cutoffs += 1;
                 }
+                if self.tt.is_some() || self.use_killer || self.use_history {
+                    self.note_cutoff(game, m, ply, depth, tt_move);
+                }
                 cut = true;
                 break;
             }
         }
         self.moves[ply] = moves;
-        match self.spec.variant {
+        let value = match self.spec.variant {
             Variant::FailSoft => best,
             Variant::FailHard if cut => beta,
             Variant::FailHard => alpha,
+        };
+        if !self.aborted {
+            if let Some(tt) = &mut self.tt {
+                let bound = if self.spec.tt.map(|t| t.bounds) == Some(Bounds::NaiveExact) {
+                    Bound::Exact
+                } else if value <= alpha0 {
+                    Bound::Upper
+                } else if value >= beta {
+                    Bound::Lower
+                } else {
+                    Bound::Exact
+                };
+                if ply == 0 {
+                    if let Some(m) = self.root_best {
+                        best_move = game.move_index(m) as u32;
+                    }
+                }
+                let stored = score_to_tt(value, ply, self.win_threshold);
+                tt.store(key, depth, stored, bound, best_move, &mut self.counters);
+            }
         }
+        value
     }
 }

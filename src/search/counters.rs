@@ -26,6 +26,28 @@ pub struct Counters {
     pub max_ply: u32,
     /// Wall-clock nanoseconds of the search.
     pub time_ns: u64,
+    /// Transposition-table lookups (one per interior node while the table is on).
+    pub tt_probes: u64,
+    /// Probes that found an entry with the same (masked) key.
+    pub tt_hits: u64,
+    /// Hits whose entry alone decided the node (exact score deep enough, or a bound that closed
+    /// the window); the node returned without searching a move.
+    pub tt_cutoffs: u64,
+    /// Entries written.
+    pub tt_stores: u64,
+    /// Stores that replaced a live entry of another key.
+    pub tt_overwrites: u64,
+    /// Probes that missed while a slot of their bucket held another key.
+    pub tt_collisions: u64,
+    /// Occupied entries when the search ended.
+    pub tt_occupancy: u64,
+    /// Cutoffs caused by the table's stored move.
+    pub cutoffs_tt: u64,
+    /// Cutoffs caused by one of the ply's two killer moves (other than the table's move).
+    pub cutoffs_killer: u64,
+    /// Cutoffs caused by a move with a positive history score (neither the table's move nor a
+    /// killer), when the history term is in the ordering.
+    pub cutoffs_history: u64,
 }
 
 impl Counters {

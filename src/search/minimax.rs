@@ -16,9 +16,11 @@ impl<G: Game> Searcher<G> {
         if let Some(v) = self.leaf_value(game, depth) {
             return if maximizing { v } else { -v };
         }
+        let on_pv = self.follow_pv;
         let moves = self.ordered_moves(game, ply);
         let mut best = if maximizing { -INF } else { INF };
-        for &m in &moves {
+        for (i, &m) in moves.iter().enumerate() {
+            self.set_follow(on_pv, ply, i, m);
             game.make(m);
             let v = self.minimax(game, depth - 1, ply + 1, max_side);
             game.unmake(m);
@@ -48,9 +50,11 @@ impl<G: Game> Searcher<G> {
         if let Some(v) = self.leaf_value(game, depth) {
             return v;
         }
+        let on_pv = self.follow_pv;
         let moves = self.ordered_moves(game, ply);
         let mut best = -INF;
-        for &m in &moves {
+        for (i, &m) in moves.iter().enumerate() {
+            self.set_follow(on_pv, ply, i, m);
             game.make(m);
             let v = -self.negamax(game, depth - 1, ply + 1);
             game.unmake(m);

@@ -11,6 +11,7 @@ pub mod oracle;
 pub mod ordering;
 pub mod perft;
 pub mod quiescence;
+pub mod tt;
 
 use std::time::Instant;
 
@@ -20,6 +21,9 @@ use rand_chacha::ChaCha8Rng;
 pub use counters::Counters;
 pub use ordering::{OrderTerm, Ordering};
 pub use quiescence::Quiescence;
+pub use tt::{Bounds, Replacement, TtSpec};
+
+use tt::{Table, NO_MOVE};
 
 use crate::games::Game;
 
@@ -114,6 +118,11 @@ pub struct SearchSpec {
     pub max_seconds: Option<f64>,
     /// Quiescence search at depth 0 (off by default).
     pub quiescence: Quiescence,
+    /// The transposition table (alpha-beta only); `None`: no table.
+    pub tt: Option<TtSpec>,
+    /// Iterative deepening: search depths 1, 2, ..., `depth`, the previous iteration's
+    /// principal variation first, the table and the history kept across iterations.
+    pub iterative: bool,
 }
 
 impl SearchSpec {
@@ -127,6 +136,8 @@ impl SearchSpec {
             max_nodes: None,
             max_seconds: None,
             quiescence: Quiescence::off(),
+            tt: None,
+            iterative: false,
         }
     }
 }
@@ -157,6 +168,8 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     pub counters: Counters,
     pub status: Status,
+    /// Iterative deepening: the nodes of each iteration, depth 1 first (empty otherwise).
+    pub iteration_nodes: Vec<u64>,
 }
 
 /// How the ordering is applied in the hot loop, decided once per search.
@@ -190,6 +203,25 @@ pub struct Searcher<G: Game> {
     qkeys: Vec<Vec<i64>>,
     /// Exact child values for the oracle orderings (`oracle-best`, `oracle-worst`, `strong`).
     oracle: Option<oracle::Oracle<G>>,
+    /// The transposition table, when the spec asks for one (alpha-beta only).
+    tt: Option<Table>,
+    /// The table's move goes first even though the ordering does not name `tt`.
+    tt_first: bool,
+    /// The table's move at the node whose moves are being ordered (`NO_MOVE`: none).
+    node_tt_move: u32,
+    win_threshold: Option<i32>,
+    /// Killer and history terms in use (they are only kept up to date when used).
+    use_killer: bool,
+    use_history: bool,
+    /// Per ply: two killer move indices (`NO_MOVE`: empty slot), the most recent first.
+    killers: Vec<[u32; 2]>,
+    /// Per move index: the history score.
+    history: Vec<u64>,
+    /// Iterative deepening: the previous iteration's principal variation, and whether the
+    /// node being entered lies on it.
+    prev_pv: Vec<G::Move>,
+    follow_pv: bool,
+    iteration_nodes: Vec<u64>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -217,6 +249,22 @@ impl<G: Game> Searcher<G> {
                 G::NAME
             ));
         }
+        let tt = match (&spec.tt, spec.algorithm) {
+            (Some(t), Algorithm::AlphaBeta) => {
+                if root.move_space() > u16::MAX as usize {
+                    return Err(format!(
+                        "the table stores moves in 16 bits, but {} has {} move indices",
+                        G::NAME,
+                        root.move_space()
+                    ));
+                }
+                tt::check_entries(t.entries, t.replacement)?;
+                Some(Table::new(t))
+            }
+            _ => None,
+        };
+        let use_killer = spec.ordering.has(&OrderTerm::Killer);
+        let use_history = spec.ordering.has(&OrderTerm::History);
         let order_mode = match spec.ordering.terms.as_slice() {
             [OrderTerm::Natural] => OrderMode::Natural,
             [OrderTerm::Random] => OrderMode::Shuffle,
@@ -242,14 +290,56 @@ impl<G: Game> Searcher<G> {
                 .ordering
                 .uses_oracle()
                 .then(|| oracle::Oracle::new(root, spec.depth)),
+            tt_first: tt.is_some() && !spec.ordering.has(&OrderTerm::Tt),
+            tt,
+            node_tt_move: NO_MOVE,
+            win_threshold: root.win_threshold(),
+            use_killer,
+            use_history,
+            killers: vec![[NO_MOVE; 2]; if use_killer { plies } else { 0 }],
+            history: vec![0; if use_history { root.move_space() } else { 0 }],
+            prev_pv: Vec::new(),
+            follow_pv: false,
+            iteration_nodes: Vec::new(),
         })
     }
 
     /// Runs the search the spec describes from `game` (which is restored afterwards).
     pub fn run(&mut self, game: &mut G) -> SearchResult<G::Move> {
         self.start = Instant::now();
-        let depth = self.spec.depth;
-        let value = match self.spec.algorithm {
+        if !self.spec.iterative {
+            let value = self.search_depth(game, self.spec.depth);
+            return self.finish(value);
+        }
+        let mut value = 0;
+        for depth in 1..=self.spec.depth {
+            if depth > 1 {
+                // A new search over the kept table and history: the previous line goes first.
+                self.prev_pv.clone_from(&self.pv[0]);
+                if let Some(tt) = &mut self.tt {
+                    tt.new_search();
+                }
+                for h in &mut self.history {
+                    *h /= 2;
+                }
+            }
+            self.follow_pv = !self.prev_pv.is_empty();
+            self.root_best = None;
+            self.root_ties = 0;
+            let before = self.counters.nodes;
+            value = self.search_depth(game, depth);
+            self.iteration_nodes.push(self.counters.nodes - before);
+            if self.aborted {
+                break;
+            }
+        }
+        self.follow_pv = false;
+        self.finish(value)
+    }
+
+    /// One search of the spec's algorithm to `depth`.
+    fn search_depth(&mut self, game: &mut G, depth: u32) -> i32 {
+        match self.spec.algorithm {
             Algorithm::Minimax => {
                 let root_side = game.side_to_move();
                 self.minimax(game, depth, 0, root_side)
@@ -258,8 +348,7 @@ impl<G: Game> Searcher<G> {
             Algorithm::AlphaBeta => {
                 self.alphabeta(game, depth, 0, -crate::games::INF, crate::games::INF)
             }
-        };
-        self.finish(value)
+        }
     }
 
     /// Runs alpha-beta from `game` with the root window (alpha, beta).
@@ -271,6 +360,9 @@ impl<G: Game> Searcher<G> {
 
     fn finish(&mut self, value: i32) -> SearchResult<G::Move> {
         self.counters.time_ns = self.start.elapsed().as_nanos() as u64;
+        if let Some(tt) = &self.tt {
+            self.counters.tt_occupancy = tt.occupancy();
+        }
         SearchResult {
             value,
             best_move: self.root_best,
@@ -281,6 +373,7 @@ impl<G: Game> Searcher<G> {
             } else {
                 Status::Ok
             },
+            iteration_nodes: self.iteration_nodes.clone(),
         }
     }
 
@@ -378,6 +471,31 @@ impl<G: Game> Searcher<G> {
                             explicit += 1;
                             keys.extend(moves.iter().map(|&m| table[game.move_index(m)]));
                         }
+                        OrderTerm::Tt => {
+                            let tt = self.node_tt_move;
+                            keys.extend(
+                                moves
+                                    .iter()
+                                    .map(|&m| (game.move_index(m) as u32 == tt) as i64),
+                            );
+                        }
+                        OrderTerm::Killer => {
+                            let k = self.killers[ply];
+                            keys.extend(moves.iter().map(|&m| {
+                                let i = game.move_index(m) as u32;
+                                if i == k[0] {
+                                    2
+                                } else if i == k[1] {
+                                    1
+                                } else {
+                                    0
+                                }
+                            }));
+                        }
+                        OrderTerm::History => {
+                            let h = &self.history;
+                            keys.extend(moves.iter().map(|&m| h[game.move_index(m)] as i64));
+                        }
                         term @ (OrderTerm::OracleBest
                         | OrderTerm::OracleWorst
                         | OrderTerm::Strong { .. }) => {
@@ -392,7 +510,51 @@ impl<G: Game> Searcher<G> {
                 self.keys[ply] = keys;
             }
         }
+        if self.tt_first && self.node_tt_move != NO_MOVE {
+            let tt = self.node_tt_move;
+            move_to_front(&mut moves, |m| game.move_index(m) as u32 == tt);
+        }
+        if self.follow_pv {
+            if let Some(&p) = self.prev_pv.get(ply) {
+                move_to_front(&mut moves, |m| m == p);
+            }
+        }
         moves
+    }
+
+    /// Iterative deepening: whether the child reached by the `i`-th move `m` of a node at `ply`
+    /// lies on the previous principal variation (`on_pv`: the node does). Call before
+    /// entering the child.
+    #[inline(always)]
+    fn set_follow(&mut self, on_pv: bool, ply: usize, i: usize, m: G::Move) {
+        if on_pv {
+            self.follow_pv = i == 0 && self.prev_pv.get(ply) == Some(&m);
+        }
+    }
+
+    /// Bookkeeping of a cutoff by `m` at `ply` with `depth` to go: credits the ordering term
+    /// that put `m` forward, then updates killers and history.
+    #[inline(always)]
+    fn note_cutoff(&mut self, game: &G, m: G::Move, ply: usize, depth: u32, tt_move: u32) {
+        let i = game.move_index(m);
+        let iu = i as u32;
+        if tt_move != NO_MOVE && iu == tt_move {
+            self.counters.cutoffs_tt += 1;
+        } else if self.use_killer && self.killers[ply].contains(&iu) {
+            self.counters.cutoffs_killer += 1;
+        } else if self.use_history && self.history[i] > 0 {
+            self.counters.cutoffs_history += 1;
+        }
+        if self.use_killer {
+            let k = &mut self.killers[ply];
+            if k[0] != iu {
+                k[1] = k[0];
+                k[0] = iu;
+            }
+        }
+        if self.use_history {
+            self.history[i] += depth as u64 * depth as u64;
+        }
     }
 
     fn explicit_count(&self) -> usize {
@@ -427,6 +589,14 @@ impl<G: Game> Searcher<G> {
         } else {
             false
         }
+    }
+}
+
+/// Moves the first move satisfying `pred` to the front, keeping the others in order.
+#[inline(always)]
+fn move_to_front<M: Copy>(moves: &mut [M], pred: impl Fn(M) -> bool) {
+    if let Some(j) = moves.iter().position(|&m| pred(m)) {
+        moves[..=j].rotate_right(1);
     }
 }
 

@@ -21,6 +21,16 @@ pub enum OrderTerm {
     MvvLva,
     /// Moves in the listed order first (game notation), then the rest in natural order.
     Explicit(Vec<String>),
+    /// The transposition table's stored best move first. When the table is on and the ordering
+    /// does not name `tt`, the stored move is tried first anyway (as if `tt` led the ordering);
+    /// naming it places it elsewhere, e.g. `killer+tt+static`.
+    Tt,
+    /// The two killer moves of the ply (moves that caused a cutoff at that ply), most recent
+    /// first.
+    Killer,
+    /// History heuristic: moves by the sum of depth² over the cutoffs they caused (halved
+    /// between iterations of iterative deepening).
+    History,
     /// Children by their exact value for the remaining depth, best first (`oracle-best`).
     OracleBest,
     /// Children by their exact value for the remaining depth, worst first (`oracle-worst`).
@@ -59,7 +69,7 @@ pub struct Ordering {
     pub terms: Vec<OrderTerm>,
 }
 
-pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), explicit:M1,M2,... (moves in the game's notation), oracle-best, oracle-worst, strong:P1:P2 (best child first with probability P1, in the first quarter with probability P2), or several joined with `+` (e.g. static+random)";
+pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), tt, killer, history, explicit:M1,M2,... (moves in the game's notation), oracle-best, oracle-worst, strong:P1:P2 (best child first with probability P1, in the first quarter with probability P2), or several joined with `+` (e.g. tt+killer+history+static) or as a nested list ([\"tt\", \"killer\", \"static\"]); a top-level list of orderings is a grid";
 
 impl Ordering {
     pub fn natural() -> Self {
@@ -107,6 +117,9 @@ impl Ordering {
                     "mvv-lva" => OrderTerm::MvvLva,
                     "oracle-best" => OrderTerm::OracleBest,
                     "oracle-worst" => OrderTerm::OracleWorst,
+                    "tt" => OrderTerm::Tt,
+                    "killer" => OrderTerm::Killer,
+                    "history" => OrderTerm::History,
                     _ => return Err(format!("unknown ordering `{p}`; allowed: {ORDERING_HELP}")),
                 }
             };
@@ -124,6 +137,10 @@ impl Ordering {
     /// Whether any term needs the oracle.
     pub fn uses_oracle(&self) -> bool {
         self.terms.iter().any(OrderTerm::uses_oracle)
+    }
+
+    pub fn has(&self, term: &OrderTerm) -> bool {
+        self.terms.contains(term)
     }
 }
 
@@ -143,6 +160,9 @@ impl fmt::Display for Ordering {
                 OrderTerm::Strong { first, quarter } => {
                     format!("strong:{}:{}", *first as f64 / 1e6, *quarter as f64 / 1e6)
                 }
+                OrderTerm::Tt => "tt".to_string(),
+                OrderTerm::Killer => "killer".to_string(),
+                OrderTerm::History => "history".to_string(),
             })
             .collect();
         write!(f, "{}", parts.join("+"))
@@ -175,6 +195,17 @@ mod tests {
         let e = Ordering::parse("explicit:4,0,2").unwrap();
         assert_eq!(e.to_string(), "explicit:4,0,2");
         assert!(Ordering::parse("best").is_err());
+        let c = Ordering::parse("tt+killer+history+static").unwrap();
+        assert_eq!(
+            c.terms,
+            vec![
+                OrderTerm::Tt,
+                OrderTerm::Killer,
+                OrderTerm::History,
+                OrderTerm::Static
+            ]
+        );
+        assert_eq!(c.to_string(), "tt+killer+history+static");
         assert!(Ordering::parse("explicit:").is_err());
     }
 

@@ -1,0 +1,556 @@
+//! The transposition table: a fixed-size array of 16-byte entries, allocated once per search
+//! (so nothing is allocated per node), indexed by the low bits of the position key.
+//!
+//! An entry holds the key's bits (masked to `key_bits`: the bits above the index bits are the
+//! verification bits), the remaining depth the entry was searched to, the score, its bound
+//! (exact, lower, upper), the best move (the game's `move_index`) and the search's age.
+//!
+//! Replacement schemes:
+//! - `always`: one slot per key; a store always replaces it.
+//! - `depth`: one slot per key; a store replaces it unless the slot holds another key searched
+//!   deeper (ties go to the new entry).
+//! - `two-tier`: two slots per key: a depth-preferred slot and an always-replace slot. A store
+//!   goes to the depth-preferred slot when it is empty, holds the same key or is no deeper than
+//!   the new entry; otherwise to the always-replace slot.
+//! - `bucket`: four slots per key. A store reuses the slot holding the same key, else an empty
+//!   slot, else replaces the entry from the oldest search, the shallowest among those.
+//!
+//! Distance-carrying win/loss scores (`Game::win_threshold`) are stored relative to the node
+//! and restored relative to the root on probe (`score_to_tt`, `score_from_tt`).
+
+use std::fmt;
+
+use super::Counters;
+
+/// Bytes of one entry.
+pub const ENTRY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
+
+/// The move index that means "no move".
+pub const NO_MOVE: u32 = u32::MAX;
+const NO_MOVE16: u16 = u16::MAX;
+
+/// Default size: 2^16 entries (1 MiB).
+pub const DEFAULT_ENTRIES: u64 = 1 << 16;
+
+/// How a store chooses the slot it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Replacement {
+    Always,
+    Depth,
+    TwoTier,
+    Bucket,
+}
+
+impl Replacement {
+    pub const NAMES: [&'static str; 4] = ["always", "depth", "two-tier", "bucket"];
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "always" => Some(Self::Always),
+            "depth" => Some(Self::Depth),
+            "two-tier" => Some(Self::TwoTier),
+            "bucket" => Some(Self::Bucket),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+    /// Slots one key may occupy (the bucket size).
+    pub fn slots(self) -> u64 {
+        match self {
+            Self::Always | Self::Depth => 1,
+            Self::TwoTier => 2,
+            Self::Bucket => 4,
+        }
+    }
+}
+
+/// How the search classifies the score it stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bounds {
+    /// Upper bound if the score is at most the node's original alpha, lower bound if it reaches
+    /// beta, exact otherwise.
+    Correct,
+    /// Every score stored as exact: the textbook mistake, kept as an ablation.
+    NaiveExact,
+}
+
+impl Bounds {
+    pub const NAMES: [&'static str; 2] = ["correct", "naive-exact"];
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "correct" => Some(Self::Correct),
+            "naive-exact" => Some(Self::NaiveExact),
+            _ => None,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+}
+
+/// The table's parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TtSpec {
+    /// Number of entries: a power of two, at least `replacement.slots()`.
+    pub entries: u64,
+    pub replacement: Replacement,
+    /// Key bits kept, 8..=64: the table sees `key & (2^key_bits - 1)`.
+    pub key_bits: u32,
+    pub bounds: Bounds,
+}
+
+impl TtSpec {
+    pub fn new(entries: u64) -> Self {
+        TtSpec {
+            entries,
+            replacement: Replacement::Depth,
+            key_bits: 64,
+            bounds: Bounds::Correct,
+        }
+    }
+    /// Bytes the table allocates.
+    pub fn bytes(&self) -> u64 {
+        self.entries.saturating_mul(ENTRY_BYTES)
+    }
+    /// log2 of the number of entries.
+    pub fn log2_entries(&self) -> u32 {
+        self.entries.trailing_zeros()
+    }
+}
+
+impl fmt::Display for TtSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "2^{}/{}/k{}/{}",
+            self.log2_entries(),
+            self.replacement.name(),
+            self.key_bits,
+            self.bounds.name()
+        )
+    }
+}
+
+/// The kind of score an entry holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    Exact = 1,
+    Lower = 2,
+    Upper = 3,
+}
+
+/// One slot. `meta` holds the bound in its low 2 bits (0: empty slot) and the age above them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Entry {
+    key: u64,
+    score: i32,
+    mv: u16,
+    depth: u8,
+    meta: u8,
+}
+
+impl Entry {
+    #[inline(always)]
+    fn occupied(&self) -> bool {
+        self.meta & 3 != 0
+    }
+    #[inline(always)]
+    pub fn bound(&self) -> Bound {
+        match self.meta & 3 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            _ => Bound::Upper,
+        }
+    }
+    #[inline(always)]
+    fn age(&self) -> u8 {
+        self.meta >> 2
+    }
+    /// The remaining depth the entry was searched to (saturated at 255).
+    #[inline(always)]
+    pub fn depth(&self) -> u32 {
+        self.depth as u32
+    }
+    /// The stored score (relative to the node; see `score_from_tt`).
+    #[inline(always)]
+    pub fn score(&self) -> i32 {
+        self.score
+    }
+    /// The best move's index, or `NO_MOVE`.
+    #[inline(always)]
+    pub fn best_move(&self) -> u32 {
+        if self.mv == NO_MOVE16 {
+            NO_MOVE
+        } else {
+            self.mv as u32
+        }
+    }
+}
+
+/// A fixed-size transposition table.
+pub struct Table {
+    slots: Vec<Entry>,
+    /// Bucket index mask (buckets = entries / slots per bucket).
+    bucket_mask: u64,
+    key_mask: u64,
+    replacement: Replacement,
+    age: u8,
+}
+
+impl Table {
+    /// Allocates the table (`spec` must have been validated: a power of two, big enough for a
+    /// bucket).
+    pub fn new(spec: &TtSpec) -> Table {
+        let n = spec.entries.max(spec.replacement.slots());
+        let buckets = n / spec.replacement.slots();
+        Table {
+            slots: vec![Entry::default(); n as usize],
+            bucket_mask: buckets - 1,
+            key_mask: if spec.key_bits >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << spec.key_bits) - 1
+            },
+            replacement: spec.replacement,
+            age: 0,
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Bytes allocated for the entries.
+    pub fn bytes(&self) -> u64 {
+        (self.slots.capacity() * std::mem::size_of::<Entry>()) as u64
+    }
+
+    /// Starts a new search (an iteration of iterative deepening): entries stored from now on
+    /// are younger than those already there.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & 63;
+    }
+
+    /// Occupied entries.
+    pub fn occupancy(&self) -> u64 {
+        self.slots.iter().filter(|e| e.occupied()).count() as u64
+    }
+
+    #[inline(always)]
+    fn bucket(&self, k: u64) -> (usize, usize) {
+        let n = self.replacement.slots() as usize;
+        (((k & self.bucket_mask) as usize) * n, n)
+    }
+
+    /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
+    /// another key. (Probes and hits are counted by the caller.)
+    #[inline]
+    pub fn probe(&self, key: u64, c: &mut Counters) -> Option<Entry> {
+        let k = key & self.key_mask;
+        let (base, n) = self.bucket(k);
+        let mut other = false;
+        for e in &self.slots[base..base + n] {
+            if e.occupied() {
+                if e.key == k {
+                    return Some(*e);
+                }
+                other = true;
+            }
+        }
+        if other {
+            c.tt_collisions += 1;
+        }
+        None
+    }
+
+    /// Stores an entry as the replacement scheme decides (the `depth` scheme may keep the deeper
+    /// entry and store nothing). Counts stores and overwrites (a live entry of another key
+    /// replaced).
+    #[inline]
+    pub fn store(
+        &mut self,
+        key: u64,
+        depth: u32,
+        score: i32,
+        bound: Bound,
+        mv: u32,
+        c: &mut Counters,
+    ) {
+        let k = key & self.key_mask;
+        let d = depth.min(255) as u8;
+        let (base, n) = self.bucket(k);
+        let slot = match self.replacement {
+            Replacement::Always => base,
+            Replacement::Depth => {
+                let e = &self.slots[base];
+                if e.occupied() && e.key != k && e.depth > d {
+                    return;
+                }
+                base
+            }
+            Replacement::TwoTier => {
+                let (e0, e1) = (self.slots[base], self.slots[base + 1]);
+                let deep_slot_ok = !e0.occupied() || e0.key == k || e0.depth <= d;
+                if deep_slot_ok {
+                    if e1.occupied() && e1.key == k && e0.key != k {
+                        // The key moves up to the depth-preferred slot: no duplicate left.
+                        self.slots[base + 1] = Entry::default();
+                    }
+                    base
+                } else {
+                    base + 1
+                }
+            }
+            Replacement::Bucket => {
+                let mut pick = None;
+                for i in base..base + n {
+                    if self.slots[i].occupied() && self.slots[i].key == k {
+                        pick = Some(i);
+                        break;
+                    }
+                }
+                if pick.is_none() {
+                    pick = (base..base + n).find(|&i| !self.slots[i].occupied());
+                }
+                pick.unwrap_or_else(|| {
+                    // Oldest search first (current age last), then shallowest.
+                    let age = self.age;
+                    (base..base + n)
+                        .min_by_key(|&i| {
+                            let e = &self.slots[i];
+                            ((e.age() == age) as u8, e.depth)
+                        })
+                        .unwrap_or(base)
+                })
+            }
+        };
+        let old = &mut self.slots[slot];
+        if old.occupied() && old.key != k {
+            c.tt_overwrites += 1;
+        }
+        c.tt_stores += 1;
+        *old = Entry {
+            key: k,
+            score,
+            mv: if mv == NO_MOVE || mv >= NO_MOVE16 as u32 {
+                NO_MOVE16
+            } else {
+                mv as u16
+            },
+            depth: d,
+            meta: bound as u8 | self.age << 2,
+        };
+    }
+}
+
+/// A score as stored: distance-carrying wins and losses (|score| >= threshold) made relative to
+/// the node at `ply` (the distance from the root to the node is removed).
+#[inline(always)]
+pub fn score_to_tt(score: i32, ply: usize, threshold: Option<i32>) -> i32 {
+    match threshold {
+        Some(t) if score >= t => score + ply as i32,
+        Some(t) if score <= -t => score - ply as i32,
+        _ => score,
+    }
+}
+
+/// A stored score made relative to the root again, at a node at `ply`.
+#[inline(always)]
+pub fn score_from_tt(score: i32, ply: usize, threshold: Option<i32>) -> i32 {
+    match threshold {
+        Some(t) if score >= t => score - ply as i32,
+        Some(t) if score <= -t => score + ply as i32,
+        _ => score,
+    }
+}
+
+/// The machine's memory in bytes (`MemTotal` in /proc/meminfo), if it can be read.
+pub fn machine_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    kb.checked_mul(1024)
+}
+
+/// Checks a table size in entries: at least 1, a power of two, at least one bucket, and no
+/// larger than the machine's memory. The message says what is allowed.
+pub fn check_entries(entries: u64, replacement: Replacement) -> Result<(), String> {
+    if entries == 0 {
+        return Err("a table of 0 entries holds nothing; allowed: a power of two >= 1".into());
+    }
+    if !entries.is_power_of_two() {
+        return Err(format!(
+            "{entries} entries is not a power of two; allowed: 1, 2, 4, ..., e.g. {} or {}",
+            entries.next_power_of_two() / 2,
+            entries.next_power_of_two()
+        ));
+    }
+    if entries < replacement.slots() {
+        return Err(format!(
+            "the `{}` scheme needs at least {} entries (one bucket); {entries} given",
+            replacement.name(),
+            replacement.slots()
+        ));
+    }
+    check_bytes(entries.checked_mul(ENTRY_BYTES))
+}
+
+/// Checks that `bytes` (None: overflowed) fits in the machine's memory.
+pub fn check_bytes(bytes: Option<u64>) -> Result<(), String> {
+    let mem = machine_memory();
+    match (bytes, mem) {
+        (None, _) => Err("the table would need more than 2^64 bytes, more than this machine's memory".into()),
+        (Some(b), Some(m)) if b > m => Err(format!(
+            "the table would need {b} bytes ({:.1} GiB), more than this machine's memory ({m} bytes, {:.1} GiB)",
+            b as f64 / (1u64 << 30) as f64,
+            m as f64 / (1u64 << 30) as f64
+        )),
+        (Some(b), _) if b > isize::MAX as u64 => {
+            Err(format!("the table would need {b} bytes, more than can be allocated"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Entries in a table of `mib` MiB (a power of two), checked like `check_entries`.
+pub fn entries_from_mib(mib: u64, replacement: Replacement) -> Result<u64, String> {
+    if mib == 0 {
+        return Err("a table of 0 MiB holds nothing; allowed: a power of two >= 1".into());
+    }
+    if !mib.is_power_of_two() {
+        return Err(format!(
+            "{mib} MiB is not a power of two, so no table of whole entries has exactly that size; allowed: 1, 2, 4, ... (or give `entries`)"
+        ));
+    }
+    let bytes = mib.checked_mul(1 << 20);
+    check_bytes(bytes)?;
+    let entries = bytes.unwrap_or(0) / ENTRY_BYTES;
+    check_entries(entries, replacement)?;
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(entries: u64, replacement: Replacement, key_bits: u32) -> TtSpec {
+        TtSpec {
+            entries,
+            replacement,
+            key_bits,
+            bounds: Bounds::Correct,
+        }
+    }
+
+    #[test]
+    fn entry_is_sixteen_bytes_and_allocation_is_exact() {
+        assert_eq!(ENTRY_BYTES, 16);
+        for log in [0u32, 4, 10, 16] {
+            for r in [
+                Replacement::Always,
+                Replacement::Depth,
+                Replacement::TwoTier,
+                Replacement::Bucket,
+            ] {
+                let s = spec(1 << log, r, 64);
+                if check_entries(s.entries, r).is_err() {
+                    continue;
+                }
+                let t = Table::new(&s);
+                assert_eq!(t.len() as u64, s.entries);
+                assert_eq!(t.bytes(), s.bytes());
+                assert_eq!(t.bytes(), 16 << log);
+            }
+        }
+        assert_eq!(
+            entries_from_mib(4, Replacement::Bucket).unwrap() * ENTRY_BYTES,
+            4 << 20
+        );
+    }
+
+    #[test]
+    fn bad_sizes_are_refused() {
+        assert!(check_entries(0, Replacement::Always).is_err());
+        assert!(check_entries(3, Replacement::Always).is_err());
+        assert!(check_entries(2, Replacement::Bucket).is_err());
+        assert!(check_entries(1 << 62, Replacement::Always).is_err());
+        assert!(entries_from_mib(0, Replacement::Always).is_err());
+        assert!(entries_from_mib(3, Replacement::Always).is_err());
+        assert!(entries_from_mib(1 << 40, Replacement::Always).is_err());
+        assert!(check_entries(1, Replacement::Always).is_ok());
+    }
+
+    #[test]
+    fn store_probe_and_schemes() {
+        let mut c = Counters::default();
+        // Depth-preferred: a shallower entry of another key does not replace a deeper one.
+        let mut t = Table::new(&spec(4, Replacement::Depth, 64));
+        t.store(1, 5, 10, Bound::Exact, 3, &mut c);
+        t.store(5, 2, 20, Bound::Lower, 1, &mut c); // same slot (5 & 3 == 1)
+        assert_eq!(t.probe(1, &mut c).map(|e| e.score()), Some(10));
+        assert!(t.probe(5, &mut c).is_none());
+        assert_eq!(c.tt_collisions, 1);
+        assert_eq!((c.tt_stores, c.tt_overwrites), (1, 0));
+        // Always: the newer entry replaces it.
+        let mut t = Table::new(&spec(4, Replacement::Always, 64));
+        t.store(1, 5, 10, Bound::Exact, 3, &mut c);
+        t.store(5, 2, 20, Bound::Lower, 1, &mut c);
+        let e = t.probe(5, &mut c).unwrap();
+        assert_eq!(
+            (e.score(), e.depth(), e.bound(), e.best_move()),
+            (20, 2, Bound::Lower, 1)
+        );
+        assert_eq!(c.tt_overwrites, 1);
+        // Two-tier keeps both.
+        let mut t = Table::new(&spec(4, Replacement::TwoTier, 64));
+        t.store(1, 5, 10, Bound::Exact, 3, &mut c);
+        t.store(3, 2, 20, Bound::Upper, NO_MOVE, &mut c);
+        assert_eq!(t.probe(1, &mut c).unwrap().score(), 10);
+        assert_eq!(t.probe(3, &mut c).unwrap().best_move(), NO_MOVE);
+        assert_eq!(t.occupancy(), 2);
+        // Bucket: four keys of one bucket all fit; a fifth replaces the shallowest.
+        let mut t = Table::new(&spec(4, Replacement::Bucket, 64));
+        for (i, k) in [10u64, 20, 30, 40].iter().enumerate() {
+            t.store(*k, 3 + i as u32, 0, Bound::Exact, 0, &mut c);
+        }
+        assert_eq!(t.occupancy(), 4);
+        t.store(50, 9, 0, Bound::Exact, 0, &mut c);
+        assert!(t.probe(10, &mut c).is_none());
+        assert!(t.probe(50, &mut c).is_some() && t.probe(20, &mut c).is_some());
+        // ... but an entry of an older search goes first.
+        t.new_search();
+        t.store(60, 1, 0, Bound::Exact, 0, &mut c);
+        t.store(70, 1, 0, Bound::Exact, 0, &mut c);
+        assert!(t.probe(60, &mut c).is_some() && t.probe(70, &mut c).is_some());
+    }
+
+    #[test]
+    fn key_bits_mask_the_key() {
+        let mut c = Counters::default();
+        let mut t = Table::new(&spec(16, Replacement::Always, 8));
+        t.store(0x1234_5678_9aab, 1, 7, Bound::Exact, 0, &mut c);
+        // Same low 8 bits: a (false) hit.
+        assert_eq!(t.probe(0xffff_0000_00ab, &mut c).unwrap().score(), 7);
+        // Same index (low 4 bits), other verification bits: a counted collision.
+        assert!(t.probe(0x1b, &mut c).is_none());
+        assert_eq!(c.tt_collisions, 1);
+    }
+
+    #[test]
+    fn win_scores_are_node_relative() {
+        let thr = Some(1);
+        // A win found 3 plies below a node at ply 4 (score 10 - 7 from the root)...
+        let stored = score_to_tt(3, 4, thr);
+        assert_eq!(score_from_tt(stored, 4, thr), 3);
+        assert_eq!(score_from_tt(stored, 2, thr), 5);
+        assert_eq!(score_from_tt(score_to_tt(-3, 4, thr), 2, thr), -5);
+        assert_eq!(score_to_tt(0, 4, thr), 0);
+        assert_eq!(score_to_tt(1, 4, None), 1);
+    }
+}
