@@ -1,0 +1,503 @@
+//! Transposition tables, Zobrist keys, killer/history ordering and iterative deepening:
+//! the "Must show" lines of the issue, and the bad-input CLI errors.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use assert_cmd::Command;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use harness::experiment::{config, plan, runner};
+use harness::games::nim::Nim;
+use harness::games::tictactoe::{Scale, TicTacToe};
+use harness::games::Game;
+use harness::search::{
+    search, Algorithm, Bounds, Ordering, Replacement, SearchSpec, TtSpec, Variant,
+};
+
+const SCHEMES: [Replacement; 4] = [
+    Replacement::Always,
+    Replacement::Depth,
+    Replacement::TwoTier,
+    Replacement::Bucket,
+];
+
+fn tt(entries: u64, replacement: Replacement) -> TtSpec {
+    TtSpec {
+        entries,
+        replacement,
+        key_bits: 64,
+        bounds: Bounds::Correct,
+    }
+}
+
+fn spec(depth: u32, variant: Variant, ordering: &str, table: Option<TtSpec>) -> SearchSpec {
+    let mut s = SearchSpec::new(Algorithm::AlphaBeta, depth);
+    s.variant = variant;
+    s.ordering = Ordering::parse(ordering).unwrap();
+    s.tt = table;
+    s
+}
+
+/// Every reachable tic-tac-toe position (5,478 of them), the empty board first.
+fn all_tictactoe(scale: Scale) -> Vec<TicTacToe> {
+    fn walk(g: &mut TicTacToe, seen: &mut HashSet<String>, out: &mut Vec<TicTacToe>) {
+        if !seen.insert(g.format_position()) {
+            return;
+        }
+        out.push(g.clone());
+        if g.outcome().is_some() {
+            return;
+        }
+        let mut moves = Vec::new();
+        g.moves(&mut moves);
+        for m in moves {
+            g.make(m);
+            walk(g, seen, out);
+            g.unmake(m);
+        }
+    }
+    let mut out = Vec::new();
+    walk(&mut TicTacToe::new(scale), &mut HashSet::new(), &mut out);
+    out
+}
+
+fn random_nim(rng: &mut ChaCha8Rng, misere: bool) -> Nim {
+    let heaps = rng.gen_range(1..=4);
+    let text: Vec<String> = (0..heaps)
+        .map(|_| rng.gen_range(0..=6u8).to_string())
+        .collect();
+    Nim::parse_position(misere, &text.join(",")).unwrap()
+}
+
+/// Plays random games from `g`, checking the incremental key against the key from scratch
+/// after every make and every unmake.
+fn check_keys<G: Game>(g: &mut G, scratch: impl Fn(&G) -> u64, rng: &mut ChaCha8Rng) -> usize {
+    let mut checked = 0;
+    let mut line = Vec::new();
+    let mut moves = Vec::new();
+    while g.outcome().is_none() {
+        moves.clear();
+        g.moves(&mut moves);
+        let m = moves[rng.gen_range(0..moves.len())];
+        g.make(m);
+        line.push(m);
+        assert_eq!(g.key(), scratch(g), "after make {}", g.format_position());
+        checked += 1;
+    }
+    while let Some(m) = line.pop() {
+        g.unmake(m);
+        assert_eq!(g.key(), scratch(g), "after unmake {}", g.format_position());
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn zobrist_incremental_keys_equal_keys_from_scratch() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut checked = 0;
+    for _ in 0..500 {
+        let mut g = TicTacToe::new(Scale::WinLoss);
+        checked += check_keys(&mut g, |g| g.key_from_scratch(), &mut rng);
+        let misere = rng.gen();
+        let mut n = random_nim(&mut rng, misere);
+        assert_eq!(n.key(), n.key_from_scratch());
+        checked += check_keys(&mut n, |g| g.key_from_scratch(), &mut rng);
+    }
+    assert!(checked > 5_000);
+    // Parsed positions (boards and move lists) get the same key as played ones.
+    let a = TicTacToe::parse_position(Scale::WinLoss, "x.o.x....").unwrap();
+    let b = TicTacToe::parse_position(Scale::WinLoss, "0,2,4").unwrap();
+    assert_eq!(a.key(), b.key());
+    // 64-bit keys: no two of the 5,478 reachable positions share one.
+    let all = all_tictactoe(Scale::WinLoss);
+    assert_eq!(all.len(), 5478);
+    let keys: HashSet<u64> = all.iter().map(|g| g.key()).collect();
+    assert_eq!(keys.len(), 5478);
+}
+
+#[test]
+fn table_keeps_the_root_value_on_every_tictactoe_position_at_every_depth() {
+    let mut searches = 0;
+    for scale in [Scale::WinLoss, Scale::DepthPenalty] {
+        for g in all_tictactoe(scale) {
+            if g.outcome().is_some() {
+                continue;
+            }
+            let full = g.max_remaining_plies();
+            for depth in 1..=full {
+                for variant in [Variant::FailHard, Variant::FailSoft] {
+                    let mut a = g.clone();
+                    let plain = search(&mut a, &spec(depth, variant, "static", None), 1).unwrap();
+                    let table = Some(tt(1024, Replacement::Depth));
+                    let with = search(&mut a, &spec(depth, variant, "static", table), 1).unwrap();
+                    assert_eq!(
+                        plain.value,
+                        with.value,
+                        "{} depth {depth} {variant:?} {scale:?}",
+                        g.format_position()
+                    );
+                    searches += 1;
+                }
+            }
+            // Full depth: every replacement scheme on a small table, with and without
+            // iterative deepening, keeps the value too.
+            let plain = search(
+                &mut g.clone(),
+                &spec(full, Variant::FailSoft, "natural", None),
+                1,
+            )
+            .unwrap();
+            for scheme in SCHEMES {
+                for iterative in [false, true] {
+                    let mut s = spec(full, Variant::FailSoft, "natural", Some(tt(16, scheme)));
+                    s.iterative = iterative;
+                    let with = search(&mut g.clone(), &s, 1).unwrap();
+                    assert_eq!(plain.value, with.value, "{}", g.format_position());
+                }
+            }
+        }
+    }
+    assert!(searches > 30_000);
+}
+
+#[test]
+fn table_keeps_the_root_value_on_random_nim_positions() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for i in 0..300 {
+        let misere = i % 2 == 1;
+        let g = random_nim(&mut rng, misere);
+        if g.outcome().is_some() {
+            continue;
+        }
+        let depth = g.max_remaining_plies();
+        // Static order (Bouton's moves first) keeps the search without a table small.
+        let plain = search(
+            &mut g.clone(),
+            &spec(depth, Variant::FailSoft, "static", None),
+            1,
+        )
+        .unwrap();
+        if !misere {
+            let xor = g.heaps().iter().fold(0, |a, &h| a ^ h);
+            assert_eq!(plain.value, if xor == 0 { -1 } else { 1 });
+        }
+        for scheme in SCHEMES {
+            for variant in [Variant::FailHard, Variant::FailSoft] {
+                for entries in [16, 4096] {
+                    let ordering = "tt+static";
+                    let s = spec(depth, variant, ordering, Some(tt(entries, scheme)));
+                    let with = search(&mut g.clone(), &s, 1).unwrap();
+                    assert_eq!(plain.value, with.value, "{}", g.format_position());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn ample_table_on_full_tictactoe_stores_at_most_the_reachable_positions_and_saves_nodes() {
+    for scale in [Scale::WinLoss, Scale::DepthPenalty] {
+        for variant in [Variant::FailHard, Variant::FailSoft] {
+            for ordering in ["natural", "static"] {
+                let mut g = TicTacToe::new(scale);
+                let plain = search(&mut g, &spec(9, variant, ordering, None), 1).unwrap();
+                let table = Some(tt(1 << 16, Replacement::Depth));
+                let with = search(&mut g, &spec(9, variant, ordering, table), 1).unwrap();
+                let c = with.counters;
+                assert_eq!(with.value, 0);
+                assert!(c.tt_occupancy <= 5478, "{}", c.tt_occupancy);
+                // Only interior nodes are stored: at most the 5,478 - 958 unfinished positions.
+                assert!(c.tt_occupancy <= 5478 - 958);
+                assert!(c.tt_occupancy > 0 && c.tt_hits > 0 && c.tt_cutoffs > 0);
+                assert!(
+                    c.nodes < plain.counters.nodes,
+                    "{} vs {}",
+                    c.nodes,
+                    plain.counters.nodes
+                );
+                // Counters hang together.
+                assert!(c.tt_hits <= c.tt_probes && c.tt_cutoffs <= c.tt_hits);
+                assert!(c.tt_probes <= c.nodes - c.leaves);
+                assert_eq!(plain.counters.tt_probes, 0);
+            }
+        }
+    }
+}
+
+#[test]
+fn few_key_bits_on_a_small_table_give_counted_collisions() {
+    let mut g = TicTacToe::new(Scale::DepthPenalty);
+    let mut t = tt(16, Replacement::Always);
+    t.key_bits = 8;
+    let r = search(&mut g, &spec(9, Variant::FailSoft, "natural", Some(t)), 1).unwrap();
+    assert!(r.counters.tt_collisions > 0);
+    assert!(r.counters.tt_overwrites > 0);
+    t.key_bits = 64;
+    let r64 = search(&mut g, &spec(9, Variant::FailSoft, "natural", Some(t)), 1).unwrap();
+    assert!(
+        r64.counters.tt_collisions > 0,
+        "16 entries hold far fewer than 4,520 keys"
+    );
+    assert_eq!(r64.value, 0);
+}
+
+#[test]
+fn killer_and_history_keep_the_value_and_are_credited() {
+    let mut g = TicTacToe::new(Scale::DepthPenalty);
+    let plain = search(&mut g, &spec(9, Variant::FailSoft, "natural", None), 1).unwrap();
+    let kh = search(
+        &mut g,
+        &spec(9, Variant::FailSoft, "killer+history", None),
+        1,
+    )
+    .unwrap();
+    assert_eq!(plain.value, kh.value);
+    assert!(kh.counters.cutoffs_killer > 0 && kh.counters.cutoffs_history > 0);
+    assert_eq!(kh.counters.cutoffs_tt, 0);
+    assert!(kh.counters.nodes < plain.counters.nodes);
+    // The `tt` term without a table changes nothing.
+    let t = search(&mut g, &spec(9, Variant::FailSoft, "tt", None), 1).unwrap();
+    assert_eq!(no_time(t.counters), no_time(plain.counters));
+    let with = search(
+        &mut g,
+        &spec(
+            9,
+            Variant::FailSoft,
+            "natural",
+            Some(tt(4096, Replacement::Depth)),
+        ),
+        1,
+    )
+    .unwrap();
+    assert!(with.counters.cutoffs_tt > 0);
+}
+
+/// Counters without the wall clock.
+fn no_time(mut c: harness::search::Counters) -> harness::search::Counters {
+    c.time_ns = 0;
+    c
+}
+
+#[test]
+fn iterative_deepening_counts_every_iteration() {
+    // Minimax enters the whole tree at each depth: nodes of iteration d are the tree's nodes
+    // down to ply d (reference.md: 1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872).
+    let mut g = TicTacToe::new(Scale::WinLoss);
+    let mut s = SearchSpec::new(Algorithm::Minimax, 9);
+    s.iterative = true;
+    let r = search(&mut g, &s, 1).unwrap();
+    assert_eq!(
+        r.iteration_nodes,
+        vec![10, 82, 586, 3610, 18730, 73450, 221626, 422074, 549946]
+    );
+    assert_eq!(r.counters.nodes, r.iteration_nodes.iter().sum::<u64>());
+    assert_eq!(r.value, 0);
+    for table in [None, Some(tt(4096, Replacement::Bucket))] {
+        for algorithm in [Algorithm::Negamax, Algorithm::AlphaBeta] {
+            let mut s = spec(9, Variant::FailSoft, "killer+history+static", table);
+            s.algorithm = algorithm;
+            s.iterative = true;
+            let r = search(&mut g, &s, 1).unwrap();
+            assert_eq!(r.iteration_nodes.len(), 9);
+            assert_eq!(r.counters.nodes, r.iteration_nodes.iter().sum::<u64>());
+            assert_eq!(r.value, 0);
+            assert!(r.best_move.is_some());
+        }
+    }
+    // Without iterative deepening the list stays empty.
+    let r = search(&mut g, &spec(9, Variant::FailSoft, "natural", None), 1).unwrap();
+    assert!(r.iteration_nodes.is_empty());
+}
+
+fn run_experiment(file: &str) -> Vec<csv::StringRecord> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let (parsed, src) = config::load(&path).unwrap();
+    let plan = plan::build(&path, &src, &parsed).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    runner::run_plan(
+        &plan,
+        dir.path(),
+        &runner::RunOptions {
+            jobs: 2,
+            quiet: true,
+        },
+    )
+    .unwrap();
+    let mut rdr = csv::Reader::from_path(dir.path().join("runs.csv")).unwrap();
+    let header = rdr.headers().unwrap().clone();
+    let mut rows = vec![header];
+    rows.extend(rdr.records().map(|r| r.unwrap()));
+    rows
+}
+
+fn col(rows: &[csv::StringRecord], name: &str) -> usize {
+    rows[0].iter().position(|h| h == name).unwrap()
+}
+
+#[test]
+fn shipped_tt_bounds_experiment_counts_wrong_values_of_naive_exact_only() {
+    for file in [
+        "experiments/tt-bounds.toml",
+        "experiments/tt-bounds-nim.toml",
+    ] {
+        let rows = run_experiment(file);
+        let (b, w, m, t) = (
+            col(&rows, "tt_bounds"),
+            col(&rows, "value_wrong"),
+            col(&rows, "move_wrong"),
+            col(&rows, "tt"),
+        );
+        let (mut naive_wrong, mut correct_wrong, mut correct_runs) = (0, 0, 0);
+        for r in &rows[1..] {
+            match (&r[t], &r[b]) {
+                ("on", "naive-exact") => {
+                    naive_wrong += r[w].parse::<u32>().unwrap() + r[m].parse::<u32>().unwrap()
+                }
+                ("on", "correct") => {
+                    correct_runs += 1;
+                    correct_wrong += r[w].parse::<u32>().unwrap() + r[m].parse::<u32>().unwrap()
+                }
+                _ => assert_eq!(&r[w], "", "no reference without a table"),
+            }
+        }
+        assert!(naive_wrong > 0, "{file}: naive-exact went unpunished");
+        assert!(correct_runs > 0);
+        assert_eq!(correct_wrong, 0, "{file}");
+    }
+    // In the tic-tac-toe file, wrong root values themselves.
+    let rows = run_experiment("experiments/tt-bounds.toml");
+    let w = col(&rows, "value_wrong");
+    assert!(rows[1..].iter().any(|r| &r[w] == "1"));
+}
+
+#[test]
+fn shipped_hash_bits_experiment_counts_collisions_and_wrong_values() {
+    let rows = run_experiment("experiments/hash-bits.toml");
+    let (k, c, w, bytes, entries) = (
+        col(&rows, "tt_key_bits"),
+        col(&rows, "tt_collisions"),
+        col(&rows, "value_wrong"),
+        col(&rows, "tt_bytes"),
+        col(&rows, "tt_entries"),
+    );
+    let sum = |bits: &str, at: usize| -> u64 {
+        rows[1..]
+            .iter()
+            .filter(|r| &r[k] == bits)
+            .map(|r| r[at].parse::<u64>().unwrap())
+            .sum()
+    };
+    assert!(
+        sum("8", c) > 0,
+        "collisions counted with 8 key bits on 16 entries"
+    );
+    assert!(sum("8", w) > 0);
+    assert_eq!(sum("64", w), 0);
+    for r in &rows[1..] {
+        assert_eq!(
+            r[bytes].parse::<u64>().unwrap(),
+            16 * r[entries].parse::<u64>().unwrap()
+        );
+    }
+}
+
+#[test]
+fn shipped_size_and_enhancement_experiments_run() {
+    for file in [
+        "experiments/tt-size.toml",
+        "experiments/tt-size-nim.toml",
+        "experiments/hash-bits-nim.toml",
+        "experiments/enhancements.toml",
+        "experiments/enhancements-nim.toml",
+    ] {
+        let rows = run_experiment(file);
+        assert!(rows.len() > 50, "{file}");
+        let status = col(&rows, "status");
+        assert!(rows[1..].iter().all(|r| &r[status] == "ok"));
+    }
+    // With iterative deepening, iteration_nodes adds up to nodes.
+    let rows = run_experiment("experiments/enhancements.toml");
+    let (it, nodes) = (col(&rows, "iteration_nodes"), col(&rows, "nodes"));
+    let mut seen = 0;
+    for r in &rows[1..] {
+        if r[it].is_empty() {
+            continue;
+        }
+        let total: u64 = r[it]
+            .split(' ')
+            .map(|p| p.split_once(':').unwrap().1.parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(total, r[nodes].parse::<u64>().unwrap());
+        seen += 1;
+    }
+    assert!(seen > 0);
+}
+
+#[test]
+fn table_size_in_mib_allocates_exactly_that() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mib.toml");
+    let text = "name = \"mib\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n[search.tt]\nmib = [1, 2]\n";
+    std::fs::write(&path, text).unwrap();
+    let (parsed, src) = config::load(&path).unwrap();
+    let plan = plan::build(&path, &src, &parsed).unwrap();
+    let bytes: Vec<u64> = plan.runs.iter().map(|r| r.tt.unwrap().bytes()).collect();
+    assert_eq!(bytes, vec![1 << 20, 2 << 20]);
+    assert!(plan.runs[0].key.contains("tt=2^16"));
+}
+
+/// A bad `[search.tt]` value: exit 2, a message naming file:line:col and the key, no results.
+fn bad_tt(line: &str, expect: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    let text = format!(
+        "name = \"bad\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 3\n[search.tt]\n{line}\n"
+    );
+    std::fs::write(&path, text).unwrap();
+    let out = Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", "--quiet", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&path)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{line}: {err}");
+    assert!(err.contains("bad.toml:8:"), "{line}: {err}");
+    for e in expect {
+        assert!(err.contains(e), "{line}: `{e}` not in {err}");
+    }
+    assert!(!err.contains("panicked"));
+    assert!(!dir.path().join("out").join("runs.csv").exists());
+}
+
+#[test]
+fn bad_table_settings_exit_2_with_file_line_col_and_key() {
+    bad_tt("entries = 0", &["entries", "0 entries"]);
+    bad_tt("entries = 1000", &["entries", "not a power of two"]);
+    bad_tt(
+        "entries = [1024, 3000]",
+        &["entries = 3000", "power of two"],
+    );
+    bad_tt(
+        "entries = 1152921504606846976",
+        &["entries", "more than this machine's memory"],
+    );
+    bad_tt("mib = 1073741824", &["mib", "memory"]);
+    bad_tt("mib = 3", &["mib", "power of two"]);
+    bad_tt("mib = 0", &["mib"]);
+    bad_tt(
+        "replacement = \"lru\"",
+        &["replacement", "lru", "always, depth, two-tier, bucket"],
+    );
+    bad_tt("key_bits = 4", &["key_bits", "8 to 64"]);
+    bad_tt("bounds = \"exactish\"", &["bounds", "naive-exact"]);
+    bad_tt(
+        "entries = 2\nreplacement = \"bucket\"",
+        &["entries", "bucket"],
+    );
+    bad_tt("sizes = 4", &["sizes"]);
+}
