@@ -15,9 +15,12 @@ use super::{Game, Side};
 const ZOBRIST_SEED: u64 = 0x6e69_6d5f_6865_6170; // "nim_heap"
 
 /// Zobrist numbers: index `heap * 64 + size`.
-fn zobrist() -> &'static [u64] {
-    static Z: OnceLock<Vec<u64>> = OnceLock::new();
-    Z.get_or_init(|| super::zobrist::numbers(ZOBRIST_SEED, MAX_HEAPS * 64))
+fn zobrist() -> &'static [u64; MAX_HEAPS * 64] {
+    static Z: OnceLock<[u64; MAX_HEAPS * 64]> = OnceLock::new();
+    Z.get_or_init(|| {
+        let v = super::zobrist::numbers(ZOBRIST_SEED, MAX_HEAPS * 64);
+        std::array::from_fn(|i| v[i])
+    })
 }
 
 /// At most this many heaps, each of at most `MAX_HEAP` objects.
@@ -41,6 +44,7 @@ pub struct Nim {
     first_to_move: bool,
     /// Zobrist key, updated incrementally.
     hash: u64,
+    zob: &'static [u64; MAX_HEAPS * 64],
 }
 
 impl Nim {
@@ -70,6 +74,7 @@ impl Nim {
             plies: 0,
             first_to_move: true,
             hash: 0,
+            zob: zobrist(),
         };
         g.hash = g.key_from_scratch();
         Ok(g)
@@ -127,7 +132,7 @@ impl Game for Nim {
     #[inline]
     fn make(&mut self, m: NimMove) {
         let (i, h) = (m.heap as usize, self.heaps[m.heap as usize] as usize);
-        let z = zobrist();
+        let z = self.zob;
         self.hash ^= z[i * 64 + h] ^ z[i * 64 + h - m.take as usize];
         self.heaps[m.heap as usize] -= m.take;
         self.plies += 1;
@@ -137,7 +142,7 @@ impl Game for Nim {
     #[inline]
     fn unmake(&mut self, m: NimMove) {
         let (i, h) = (m.heap as usize, self.heaps[m.heap as usize] as usize);
-        let z = zobrist();
+        let z = self.zob;
         self.hash ^= z[i * 64 + h] ^ z[i * 64 + h + m.take as usize];
         self.heaps[m.heap as usize] += m.take;
         self.plies -= 1;

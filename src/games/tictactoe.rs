@@ -13,9 +13,21 @@ use super::{Game, Side};
 const ZOBRIST_SEED: u64 = 0x7469_6374_6163_746f; // "tictacto"
 
 /// Zobrist numbers: index `side * 9 + square` for a stone, 18 for O to move.
-fn zobrist() -> &'static [u64] {
-    static Z: OnceLock<Vec<u64>> = OnceLock::new();
-    Z.get_or_init(|| super::zobrist::numbers(ZOBRIST_SEED, 19))
+fn zobrist() -> &'static [u64; 19] {
+    static Z: OnceLock<[u64; 19]> = OnceLock::new();
+    Z.get_or_init(|| {
+        let v = super::zobrist::numbers(ZOBRIST_SEED, 19);
+        std::array::from_fn(|i| v[i])
+    })
+}
+
+/// What one move XORs into the key: the stone's number and the side-to-move number together.
+fn zobrist_moves() -> &'static [u64; 18] {
+    static Z: OnceLock<[u64; 18]> = OnceLock::new();
+    Z.get_or_init(|| {
+        let z = zobrist();
+        std::array::from_fn(|i| z[i] ^ z[18])
+    })
 }
 
 /// The eight lines of three.
@@ -85,6 +97,7 @@ pub struct TicTacToe {
     scale: Scale,
     /// Zobrist key, updated incrementally.
     hash: u64,
+    zob: &'static [u64; 18],
 }
 
 impl TicTacToe {
@@ -94,6 +107,7 @@ impl TicTacToe {
             to_move: 0,
             scale,
             hash: 0,
+            zob: zobrist_moves(),
         }
     }
 
@@ -197,8 +211,7 @@ impl Game for TicTacToe {
 
     #[inline]
     fn make(&mut self, m: u8) {
-        let z = zobrist();
-        self.hash ^= z[self.to_move * 9 + m as usize] ^ z[18];
+        self.hash ^= self.zob[self.to_move * 9 + m as usize];
         self.boards[self.to_move] |= 1 << m;
         self.to_move ^= 1;
     }
@@ -207,8 +220,7 @@ impl Game for TicTacToe {
     fn unmake(&mut self, m: u8) {
         self.to_move ^= 1;
         self.boards[self.to_move] &= !(1 << m);
-        let z = zobrist();
-        self.hash ^= z[self.to_move * 9 + m as usize] ^ z[18];
+        self.hash ^= self.zob[self.to_move * 9 + m as usize];
     }
 
     #[inline]

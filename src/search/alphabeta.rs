@@ -7,7 +7,7 @@
 //! is at most the original alpha, lower if it reaches beta, exact otherwise (`naive-exact`:
 //! always exact). The stored best move is tried first.
 
-use super::tt::{score_from_tt, score_to_tt, Bound, Bounds, NO_MOVE};
+use super::tt::{score_from_tt, score_to_tt, Bound, NO_MOVE};
 use super::{Searcher, TieBreak, Variant};
 use crate::games::{Game, INF};
 
@@ -22,19 +22,36 @@ impl<G: Game> Searcher<G> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
+        if self.ext {
+            self.ab::<true>(game, depth, ply, alpha, beta)
+        } else {
+            self.ab::<false>(game, depth, ply, alpha, beta)
+        }
+    }
+
+    /// Alpha-beta; `EXT = false` (no table, killers, history or iterative deepening) compiles
+    /// their bookkeeping out of the plain search.
+    fn ab<const EXT: bool>(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         if self.enter(ply).is_err() {
             return 0;
         }
         if let Some(v) = self.leaf_value_window(game, depth, alpha, beta) {
             return v;
         }
-        let on_pv = self.follow_pv;
+        let on_pv = EXT && self.follow_pv;
         let (alpha0, beta0) = (alpha, beta);
         let mut alpha = alpha;
         let mut beta = beta;
         let mut tt_move = NO_MOVE;
         let mut key = 0;
-        if let Some(tt) = &self.tt {
+        if let (true, Some(tt)) = (EXT, &self.tt) {
             key = game.key();
             self.counters.tt_probes += 1;
             if let Some(e) = tt.probe(key, &mut self.counters) {
@@ -63,9 +80,13 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
-        self.node_tt_move = tt_move;
-        let moves = self.ordered_moves(game, ply);
-        self.node_tt_move = NO_MOVE;
+        if EXT {
+            self.node_tt_move = tt_move;
+        }
+        let moves = self.order::<EXT>(game, ply);
+        if EXT {
+            self.node_tt_move = NO_MOVE;
+        }
         let random_root = ply == 0 && self.spec.tie_break == TieBreak::Random;
         let mut best = -INF;
         let mut best_move = NO_MOVE;
@@ -78,9 +99,11 @@ impl<G: Game> Searcher<G> {
             } else {
                 alpha
             };
-            self.set_follow(on_pv, ply, i, m);
+            if EXT {
+                self.set_follow(on_pv, ply, i, m);
+            }
             game.make(m);
-            let v = -self.alphabeta(game, depth - 1, ply + 1, -beta, -lo);
+            let v = -self.ab::<EXT>(game, depth - 1, ply + 1, -beta, -lo);
             game.unmake(m);
             if self.aborted {
                 break;
@@ -93,17 +116,17 @@ impl<G: Game> Searcher<G> {
             if improves {
                 self.update_pv(ply, m);
             }
-            if v > best {
-                best = v;
+            if EXT && v > best {
                 best_move = game.move_index(m) as u32;
             }
+            best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
                 self.counters.cutoffs += 1;
                 if i == 0 {
                     self.counters.first_move_cutoffs += 1;
                 }
-                if self.tt.is_some() || self.use_killer || self.use_history {
+                if EXT {
                     self.note_cutoff(game, m, ply, depth, tt_move);
                 }
                 cut = true;
@@ -116,9 +139,9 @@ impl<G: Game> Searcher<G> {
             Variant::FailHard if cut => beta,
             Variant::FailHard => alpha,
         };
-        if !self.aborted {
+        if EXT && !self.aborted {
             if let Some(tt) = &mut self.tt {
-                let bound = if self.spec.tt.map(|t| t.bounds) == Some(Bounds::NaiveExact) {
+                let bound = if tt.naive_exact() {
                     Bound::Exact
                 } else if value <= alpha0 {
                     Bound::Upper

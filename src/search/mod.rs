@@ -222,6 +222,9 @@ pub struct Searcher<G: Game> {
     prev_pv: Vec<G::Move>,
     follow_pv: bool,
     iteration_nodes: Vec<u64>,
+    /// Any of the table, killers, history or iterative deepening in use: the searches run
+    /// their `EXT = true` instantiation; otherwise the plain one, which compiles all of it out.
+    ext: bool,
 }
 
 impl<G: Game> Searcher<G> {
@@ -301,6 +304,7 @@ impl<G: Game> Searcher<G> {
             prev_pv: Vec::new(),
             follow_pv: false,
             iteration_nodes: Vec::new(),
+            ext: spec.tt.is_some() || use_killer || use_history || spec.iterative,
         })
     }
 
@@ -434,9 +438,19 @@ impl<G: Game> Searcher<G> {
         None
     }
 
-    /// Takes the ply's move buffer, filled with the legal moves in search order.
+    /// Takes the ply's move buffer, filled with the legal moves in search order (the table's
+    /// move and the previous principal variation included). The searches here call `order`
+    /// directly; this entry point stays for other search families.
+    #[allow(dead_code)]
     #[inline(always)]
     fn ordered_moves(&mut self, game: &mut G, ply: usize) -> Vec<G::Move> {
+        self.order::<true>(game, ply)
+    }
+
+    /// `ordered_moves`; with `EXT = false` the table's move and the previous principal
+    /// variation are not looked at.
+    #[inline(always)]
+    fn order<const EXT: bool>(&mut self, game: &mut G, ply: usize) -> Vec<G::Move> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         game.moves(&mut moves);
@@ -510,11 +524,11 @@ impl<G: Game> Searcher<G> {
                 self.keys[ply] = keys;
             }
         }
-        if self.tt_first && self.node_tt_move != NO_MOVE {
+        if EXT && self.tt_first && self.node_tt_move != NO_MOVE {
             let tt = self.node_tt_move;
             move_to_front(&mut moves, |m| game.move_index(m) as u32 == tt);
         }
-        if self.follow_pv {
+        if EXT && self.follow_pv {
             if let Some(&p) = self.prev_pv.get(ply) {
                 move_to_front(&mut moves, |m| m == p);
             }

@@ -194,8 +194,11 @@ pub struct Table {
     /// Bucket index mask (buckets = entries / slots per bucket).
     bucket_mask: u64,
     key_mask: u64,
+    /// Slots per bucket (1, 2 or 4).
+    per: usize,
     replacement: Replacement,
     age: u8,
+    naive_exact: bool,
 }
 
 impl Table {
@@ -212,9 +215,17 @@ impl Table {
             } else {
                 (1u64 << spec.key_bits) - 1
             },
+            per: spec.replacement.slots() as usize,
             replacement: spec.replacement,
             age: 0,
+            naive_exact: spec.bounds == Bounds::NaiveExact,
         }
+    }
+
+    /// Whether every score is to be stored as exact (the `naive-exact` ablation).
+    #[inline(always)]
+    pub fn naive_exact(&self) -> bool {
+        self.naive_exact
     }
 
     /// Number of entries.
@@ -244,8 +255,7 @@ impl Table {
 
     #[inline(always)]
     fn bucket(&self, k: u64) -> (usize, usize) {
-        let n = self.replacement.slots() as usize;
-        (((k & self.bucket_mask) as usize) * n, n)
+        (((k & self.bucket_mask) as usize) * self.per, self.per)
     }
 
     /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
@@ -254,6 +264,16 @@ impl Table {
     pub fn probe(&self, key: u64, c: &mut Counters) -> Option<Entry> {
         let k = key & self.key_mask;
         let (base, n) = self.bucket(k);
+        if n == 1 {
+            let e = self.slots[base];
+            if e.occupied() {
+                if e.key == k {
+                    return Some(e);
+                }
+                c.tt_collisions += 1;
+            }
+            return None;
+        }
         let mut other = false;
         for e in &self.slots[base..base + n] {
             if e.occupied() {
@@ -552,5 +572,42 @@ mod tests {
         assert_eq!(score_from_tt(score_to_tt(-3, 4, thr), 2, thr), -5);
         assert_eq!(score_to_tt(0, 4, thr), 0);
         assert_eq!(score_to_tt(1, 4, None), 1);
+    }
+
+    #[test]
+    fn ordering_terms_put_the_table_move_killers_history_and_previous_pv_first() {
+        use crate::games::tictactoe::{Scale, TicTacToe};
+        use crate::search::{Algorithm, Ordering, SearchSpec, Searcher};
+        let mut g = TicTacToe::new(Scale::WinLoss);
+        let root = g.clone();
+        let searcher = |ordering: &str, table: bool| {
+            let mut spec = SearchSpec::new(Algorithm::AlphaBeta, 3);
+            spec.ordering = Ordering::parse(ordering).unwrap();
+            spec.tt = table.then(|| TtSpec::new(64));
+            Searcher::new(&root, &spec, 1).unwrap()
+        };
+        // Static order: centre, corners, edges.
+        let mut s = searcher("static", true);
+        assert_eq!(s.ordered_moves(&mut g, 0), vec![4, 0, 2, 6, 8, 1, 3, 5, 7]);
+        // With the table on, its move goes first although the ordering does not name `tt`...
+        s.node_tt_move = 7;
+        assert_eq!(s.ordered_moves(&mut g, 0), vec![7, 4, 0, 2, 6, 8, 1, 3, 5]);
+        // ... and the previous iteration's line before it.
+        s.prev_pv = vec![8];
+        s.follow_pv = true;
+        assert_eq!(s.ordered_moves(&mut g, 0), vec![8, 7, 4, 0, 2, 6, 1, 3, 5]);
+        // Named, `tt` takes its place in the lexicographic order: here it only breaks ties.
+        let mut s = searcher("static+tt", true);
+        s.node_tt_move = 7;
+        assert_eq!(s.ordered_moves(&mut g, 0), vec![4, 0, 2, 6, 8, 1, 3, 5, 7]);
+        // Killers (most recent first), then the rest in static order.
+        let mut s = searcher("killer+static", false);
+        s.killers[0] = [5, 3];
+        assert_eq!(s.ordered_moves(&mut g, 0), vec![5, 3, 4, 0, 2, 6, 8, 1, 7]);
+        // History scores, highest first.
+        let mut s = searcher("history+static", false);
+        s.history[1] = 10;
+        s.history[2] = 3;
+        assert_eq!(s.ordered_moves(&mut g, 0), vec![1, 2, 4, 0, 6, 8, 3, 5, 7]);
     }
 }
