@@ -853,6 +853,11 @@ impl Game for Chess {
         self.board().hash()
     }
 
+    /// Mate scores ±(MATE − ply) carry their distance; no evaluation comes near them.
+    fn win_threshold(&self) -> Option<i32> {
+        Some(MATE - 10_000)
+    }
+
     fn side_to_move(&self) -> Side {
         // The side to move at the root is not necessarily White; `Side::First` is White.
         match self.board().side_to_move() {
