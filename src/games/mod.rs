@@ -8,6 +8,7 @@
 //! Scores are `i32` from the point of view of the side to move.
 
 pub mod chess;
+pub mod connect4;
 pub mod nim;
 pub mod tictactoe;
 pub mod uniform;
@@ -90,6 +91,56 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The game's own ordering score of a move for the `static` ordering: higher first.
     fn static_score(&self, m: Self::Move) -> i32;
+
+    /// The `center-out` ordering score of a move (higher first), for games whose moves are
+    /// columns (Connect Four); `None` (the default) when the game has no centre.
+    fn center_out_score(&self, _m: Self::Move) -> Option<i32> {
+        None
+    }
+
+    /// The `threats` ordering score of a move (higher first): for Connect Four the number of
+    /// empty cells where the mover could complete four after the move. `None` by default.
+    fn threats_score(&self, _m: Self::Move) -> Option<i32> {
+        None
+    }
+
+    // Solver knowledge, used by `search::solver`. The defaults know nothing, so the solver
+    // falls back to plain alpha-beta on the game's utilities.
+
+    /// If the side to move can win with its next move, the value of that win.
+    fn win_in_one(&self) -> Option<i32> {
+        None
+    }
+
+    /// When the side to move cannot win at once: fills `out` (cleared by the caller) with the
+    /// moves that do not let the opponent win at once, and returns the value of the position
+    /// should none be left (every move loses at once). Returns `None` (and fills nothing) when
+    /// the game cannot tell.
+    fn non_losing_moves(&self, _out: &mut Vec<Self::Move>) -> Option<i32> {
+        None
+    }
+
+    /// When the side to move can neither win at once nor is lost at once (it has a non-losing
+    /// move): the (lowest, highest) value the position can still have.
+    fn solver_bounds(&self) -> (i32, i32) {
+        (-INF, INF)
+    }
+
+    /// The position's value in the game's external score convention (a benchmark's), which is
+    /// monotone in the value; the identity by default.
+    fn external_score(&self, value: i32) -> i32 {
+        value
+    }
+
+    /// The value whose external score is `score` (the inverse of `external_score`).
+    fn value_of_external(&self, score: i32) -> i32 {
+        score
+    }
+
+    /// The lowest and highest external score the position can have.
+    fn external_bounds(&self) -> (i32, i32) {
+        (-INF + 1, INF - 1)
+    }
 
     fn format_move(&self, m: Self::Move) -> String;
     /// Parses a move in the game's notation, legal in this position.

@@ -12,6 +12,7 @@ pub mod ordering;
 pub mod perft;
 pub mod quiescence;
 pub mod tt;
+pub mod solver;
 
 use std::time::Instant;
 
@@ -36,15 +37,19 @@ pub enum Algorithm {
     Negamax,
     /// Alpha-beta in negamax form, root window (-INF, +INF).
     AlphaBeta,
+    /// The exact solver (`solver`): alpha-beta to the end of the game with null windows and
+    /// switchable techniques. `Searcher::run` treats it as full-depth alpha-beta.
+    Solve,
 }
 
 impl Algorithm {
-    pub const NAMES: [&'static str; 3] = ["minimax", "negamax", "alphabeta"];
+    pub const NAMES: [&'static str; 4] = ["minimax", "negamax", "alphabeta", "solve"];
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "minimax" => Some(Self::Minimax),
             "negamax" => Some(Self::Negamax),
             "alphabeta" => Some(Self::AlphaBeta),
+            "solve" => Some(Self::Solve),
             _ => None,
         }
     }
@@ -268,6 +273,28 @@ impl<G: Game> Searcher<G> {
         };
         let use_killer = spec.ordering.has(&OrderTerm::Killer);
         let use_history = spec.ordering.has(&OrderTerm::History);
+        for (term, name) in [
+            (OrderTerm::CenterOut, "center-out"),
+            (OrderTerm::Threats, "threats"),
+        ] {
+            if !spec.ordering.terms.contains(&term) {
+                continue;
+            }
+            let mut root_moves = Vec::with_capacity(width);
+            if root.outcome().is_none() {
+                root.moves(&mut root_moves);
+            }
+            let known = |m: G::Move| match term {
+                OrderTerm::CenterOut => root.center_out_score(m).is_some(),
+                _ => root.threats_score(m).is_some(),
+            };
+            if root_moves.first().is_some_and(|&m| !known(m)) {
+                return Err(format!(
+                    "the {name} ordering applies to Connect Four (column moves), not {}",
+                    G::NAME
+                ));
+            }
+        }
         let order_mode = match spec.ordering.terms.as_slice() {
             [OrderTerm::Natural] => OrderMode::Natural,
             [OrderTerm::Random] => OrderMode::Shuffle,
@@ -349,7 +376,7 @@ impl<G: Game> Searcher<G> {
                 self.minimax(game, depth, 0, root_side)
             }
             Algorithm::Negamax => self.negamax(game, depth, 0),
-            Algorithm::AlphaBeta => {
+            Algorithm::AlphaBeta | Algorithm::Solve => {
                 self.alphabeta(game, depth, 0, -crate::games::INF, crate::games::INF)
             }
         }
@@ -456,6 +483,22 @@ impl<G: Game> Searcher<G> {
         game.moves(&mut moves);
         self.counters.interior += 1;
         self.counters.moves_generated += moves.len() as u64;
+        self.sort_moves(game, ply, &mut moves);
+        if EXT && self.tt_first && self.node_tt_move != NO_MOVE {
+            let tt = self.node_tt_move;
+            move_to_front(&mut moves, |m| game.move_index(m) as u32 == tt);
+        }
+        if EXT && self.follow_pv {
+            if let Some(&p) = self.prev_pv.get(ply) {
+                move_to_front(&mut moves, |m| m == p);
+            }
+        }
+        moves
+    }
+
+    /// Puts `moves` in search order (the spec's ordering), using the ply's key buffer.
+    #[inline(always)]
+    fn sort_moves(&mut self, game: &mut G, ply: usize, moves: &mut [G::Move]) {
         match self.order_mode {
             OrderMode::Natural => {}
             OrderMode::Shuffle => {
@@ -480,6 +523,16 @@ impl<G: Game> Searcher<G> {
                                 keys.push(self.rng.gen::<u32>() as i64);
                             }
                         }
+                        OrderTerm::CenterOut => keys.extend(
+                            moves
+                                .iter()
+                                .map(|&m| game.center_out_score(m).unwrap_or(0) as i64),
+                        ),
+                        OrderTerm::Threats => keys.extend(
+                            moves
+                                .iter()
+                                .map(|&m| game.threats_score(m).unwrap_or(0) as i64),
+                        ),
                         OrderTerm::Explicit(_) => {
                             let table = &self.explicit_keys[self.explicit_count() - 1 - explicit];
                             explicit += 1;
@@ -516,24 +569,14 @@ impl<G: Game> Searcher<G> {
                             // Every algorithm here lowers the depth by one per ply.
                             let remaining = self.spec.depth.saturating_sub(ply as u32);
                             let oracle = self.oracle.as_mut().expect("built in Searcher::new");
-                            oracle.keys(game, &moves, remaining, term, &mut self.rng, &mut keys);
+                            oracle.keys(game, moves, remaining, term, &mut self.rng, &mut keys);
                         }
                     }
-                    ordering::sort_by_keys_desc(&mut moves, &mut keys);
+                    ordering::sort_by_keys_desc(moves, &mut keys);
                 }
                 self.keys[ply] = keys;
             }
         }
-        if EXT && self.tt_first && self.node_tt_move != NO_MOVE {
-            let tt = self.node_tt_move;
-            move_to_front(&mut moves, |m| game.move_index(m) as u32 == tt);
-        }
-        if EXT && self.follow_pv {
-            if let Some(&p) = self.prev_pv.get(ply) {
-                move_to_front(&mut moves, |m| m == p);
-            }
-        }
-        moves
     }
 
     /// Iterative deepening: whether the child reached by the `i`-th move `m` of a node at `ply`

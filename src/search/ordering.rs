@@ -19,6 +19,10 @@ pub enum OrderTerm {
     /// Chess: most valuable victim first, least valuable attacker next (promotions count
     /// their gain); this is chess's static order (`Game::static_score`) under its usual name.
     MvvLva,
+    /// Columns from the middle outwards, left before right (`Game::center_out_score`).
+    CenterOut,
+    /// Moves by the number of open threats they leave the mover (`Game::threats_score`).
+    Threats,
     /// Moves in the listed order first (game notation), then the rest in natural order.
     Explicit(Vec<String>),
     /// The transposition table's stored best move first. When the table is on and the ordering
@@ -69,7 +73,7 @@ pub struct Ordering {
     pub terms: Vec<OrderTerm>,
 }
 
-pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), tt, killer, history, explicit:M1,M2,... (moves in the game's notation), oracle-best, oracle-worst, strong:P1:P2 (best child first with probability P1, in the first quarter with probability P2), or several joined with `+` (e.g. tt+killer+history+static) or as a nested list ([\"tt\", \"killer\", \"static\"]); a top-level list of orderings is a grid";
+pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), tt, killer, history, center-out, threats (connect4), explicit:M1,M2,... (moves in the game's notation), oracle-best, oracle-worst, strong:P1:P2 (best child first with probability P1, in the first quarter with probability P2), or several joined with `+` (e.g. tt+killer+history+static) or as a nested list ([\"tt\", \"killer\", \"static\"]); a top-level list of orderings is a grid";
 
 impl Ordering {
     pub fn natural() -> Self {
@@ -120,6 +124,8 @@ impl Ordering {
                     "tt" => OrderTerm::Tt,
                     "killer" => OrderTerm::Killer,
                     "history" => OrderTerm::History,
+                    "center-out" => OrderTerm::CenterOut,
+                    "threats" => OrderTerm::Threats,
                     _ => return Err(format!("unknown ordering `{p}`; allowed: {ORDERING_HELP}")),
                 }
             };
@@ -154,6 +160,8 @@ impl fmt::Display for Ordering {
                 OrderTerm::Static => "static".to_string(),
                 OrderTerm::Random => "random".to_string(),
                 OrderTerm::MvvLva => "mvv-lva".to_string(),
+                OrderTerm::CenterOut => "center-out".to_string(),
+                OrderTerm::Threats => "threats".to_string(),
                 OrderTerm::Explicit(m) => format!("explicit:{}", m.join(",")),
                 OrderTerm::OracleBest => "oracle-best".to_string(),
                 OrderTerm::OracleWorst => "oracle-worst".to_string(),
