@@ -59,4 +59,29 @@ pub enum Command {
         #[arg(long)]
         csv: bool,
     },
+    /// Solve every position of a file exactly; CSV `position,score,expected,nodes,micros` on
+    /// stdout. Exit 1 if a score differs from the expected one, 2 on bad input.
+    Solve {
+        /// The game (connect4, tictactoe, nim).
+        #[arg(long)]
+        game: String,
+        /// Positions, one a line (Connect Four: `moves [score]`).
+        file: PathBuf,
+        /// Solve win/draw/loss only (scores 1, 0, -1).
+        #[arg(long)]
+        weak: bool,
+        /// Connect Four columns.
+        #[arg(long, default_value_t = 7)]
+        width: u32,
+        /// Connect Four rows.
+        #[arg(long, default_value_t = 6)]
+        height: u32,
+        /// Solver techniques: all, none, or names joined with `+` (null-window, win-check,
+        /// non-losing, bounds, tt).
+        #[arg(long, default_value = "all")]
+        solver: String,
+        /// Move ordering (as in experiment files).
+        #[arg(long, default_value = "center-out")]
+        ordering: String,
+    },
 }

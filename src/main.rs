@@ -83,6 +83,51 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             print!("{}", theory::table(&rows, csv));
             Ok(())
         }
+        cli::Command::Solve {
+            game,
+            file,
+            weak,
+            width,
+            height,
+            solver,
+            ordering,
+        } => {
+            use harness::experiment::plan::GameSetup;
+            let input = |m: String| anyhow::Error::new(Error::Input(m));
+            let setup = match game.as_str() {
+                "connect4" => {
+                    harness::games::connect4::Connect4::check_size(width, height)
+                        .map_err(|e| input(format!("--width/--height: {e}")))?;
+                    GameSetup::Connect4 { width, height }
+                }
+                "tictactoe" => GameSetup::TicTacToe {
+                    scale: harness::games::tictactoe::Scale::DepthPenalty,
+                },
+                "nim" => GameSetup::Nim { misere: false },
+                other => {
+                    return Err(input(format!(
+                        "--game `{other}`; allowed: connect4, tictactoe, nim"
+                    )))
+                }
+            };
+            let opts = harness::experiment::solve::SolveOptions {
+                weak,
+                techniques: harness::search::solver::Techniques::parse(&solver)
+                    .map_err(|e| input(format!("--solver: {e}")))?,
+                ordering: harness::search::Ordering::parse(&ordering)
+                    .map_err(|e| input(format!("--ordering: {e}")))?,
+                max_nodes: None,
+            };
+            let wrong =
+                harness::experiment::solve::run(&setup, &file, &opts, std::io::stdout().lock())?;
+            if wrong > 0 {
+                anyhow::bail!(
+                    "{wrong} position(s) of {} scored differently from the expected score",
+                    file.display()
+                );
+            }
+            Ok(())
+        }
     }
 }
 

@@ -34,13 +34,21 @@ pub struct GameSection {
     pub kind: Spanned<OneOrMany<GameKind>>,
     /// Positions in the game's notation; `"start"` is the game's initial position.
     pub positions: Option<Spanned<Vec<Spanned<String>>>>,
+    /// A file of positions, one a line (the game's line format; for Connect Four the benchmark
+    /// format `moves [score]`), relative to the experiment file. Blank lines and lines starting
+    /// with `#` are skipped.
+    pub positions_file: Option<Spanned<String>>,
+    /// Seeded random openings from the game's initial position (see `experiment::positions`).
+    pub random_openings: Option<Spanned<RandomOpenings>>,
+    /// Connect Four: columns (default 7; rows are `height`, default 6).
+    pub width: Option<Spanned<IntGrid>>,
     /// Tic-tac-toe value scale(s): `win-loss`, `depth-penalty`.
     pub scale: Option<Spanned<OneOrMany<Named<crate::games::tictactoe::Scale>>>>,
     /// Nim: misère play (taking the last object loses).
     pub misere: Option<Spanned<OneOrMany<bool>>>,
     /// Uniform trees: branching factor(s) b (a number, a list or { from, to }).
     pub branching: Option<Spanned<IntGrid>>,
-    /// Uniform trees: height(s) d, the depth of the leaves.
+    /// Uniform trees: height(s) d, the depth of the leaves. Connect Four: rows (default 6).
     pub height: Option<Spanned<IntGrid>>,
     /// Uniform trees: value distribution(s): `distinct`, `continuous`, `integer`.
     pub values: Option<Spanned<OneOrMany<Named<UniformValues>>>>,
@@ -132,6 +140,16 @@ impl<'de> Deserialize<'de> for IntGrid {
     }
 }
 
+/// `random_openings = { count = 20, plies = 8 }`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RandomOpenings {
+    /// How many distinct openings.
+    pub count: u32,
+    /// Plies played from the initial position.
+    pub plies: u32,
+}
+
 /// The games an experiment can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -140,14 +158,16 @@ pub enum GameKind {
     Nim,
     Chess,
     Uniform,
+    Connect4,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 4] = [
+    pub const ALL: [GameKind; 5] = [
         GameKind::Tictactoe,
         GameKind::Nim,
         GameKind::Chess,
         GameKind::Uniform,
+        GameKind::Connect4,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -155,6 +175,7 @@ impl GameKind {
             GameKind::Nim => "nim",
             GameKind::Chess => "chess",
             GameKind::Uniform => "uniform",
+            GameKind::Connect4 => "connect4",
         }
     }
     /// The `[game]` option keys that apply to this game.
@@ -164,6 +185,7 @@ impl GameKind {
             GameKind::Nim => &["misere"],
             GameKind::Chess => &[],
             GameKind::Uniform => &["branching", "height", "values", "range", "model", "trees"],
+            GameKind::Connect4 => &["width", "height"],
         }
     }
 }
@@ -186,6 +208,8 @@ pub struct SearchSection {
     pub max_nodes: Option<Spanned<u64>>,
     /// Budget: the most seconds one search may take.
     pub max_seconds: Option<Spanned<f64>>,
+    /// Solver technique set(s), for `algorithm = "solve"` (default `all`).
+    pub solver: Option<Spanned<OneOrMany<TechniquesSpec>>>,
     /// Quiescence search at depth 0: `{ enabled = true, checks = false, promotions = true,
     /// delta = 200 }`; each value may be a list (grid). Default: off.
     pub quiescence: Option<Spanned<QuiescenceSection>>,
@@ -261,6 +285,19 @@ impl<'de> Deserialize<'de> for DeltaSpec {
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+/// A solver technique set: `all`, `none` or names joined with `+`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TechniquesSpec(pub crate::search::solver::Techniques);
+
+impl<'de> Deserialize<'de> for TechniquesSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        crate::search::solver::Techniques::parse(&s)
+            .map(TechniquesSpec)
+            .map_err(de::Error::custom)
     }
 }
 

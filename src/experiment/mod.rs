@@ -3,7 +3,9 @@
 pub mod config;
 pub mod oneormany;
 pub mod plan;
+pub mod positions;
 pub mod runner;
+pub mod solve;
 
 /// The text of `harness list`: games, algorithms and orderings with their options.
 pub fn catalog() -> String {
@@ -28,6 +30,10 @@ pub fn catalog() -> String {
     s.push_str("             options: branching = b (>= 2), height = d (>= 1; the leaves' depth), values = distinct | continuous | integer,\n");
     s.push_str("             range = [lo, hi] (integer values), model = independent | incremental, trees = N (default 1; instead of positions)\n");
     s.push_str("             natural order: children 0..b; static order: children by their heuristic value (the partial sum when incremental)\n");
+    s.push_str("  connect4   bitboard Connect Four; options: width = 7, height = 6 (width x (height + 1) <= 64)\n");
+    s.push_str("             positions: columns played from the empty board, 1 = leftmost (4453); files: `moves [score]` per line\n");
+    s.push_str("             natural order: columns left to right; static: children by evaluation E; center-out: 4,3,5,2,6,1,7\n");
+    s.push_str("             utility ±(1000 - plies played), draw 0; E = windows of one side (1, 3, 9 for 1-3 stones) + 3 x centre stones\n");
     s.push_str(&format!(
         "algorithms ([search] algorithm): {}\n",
         Algorithm::NAMES.join(", ")
@@ -44,6 +50,11 @@ pub fn catalog() -> String {
         "orderings ([search] ordering): {}\n",
         crate::search::ordering::ORDERING_HELP
     ));
+    s.push_str(&format!(
+        "  solver (algorithm solve only): {}\n",
+        crate::search::solver::TECHNIQUES_HELP
+    ));
+    s.push_str("positions: positions = [...], positions_file = \"path\" (relative to the experiment), random_openings = { count, plies }\n");
     s.push_str("depth: a number of plies, \"full\", a list, or { from = 1, to = 9 }\n");
     s.push_str(
         "budgets: max_nodes, max_seconds (a run that hits one is kept with status = budget)\n",

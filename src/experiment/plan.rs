@@ -8,9 +8,11 @@ use std::path::Path;
 use super::config::{at, Depth, ExperimentFile, GameKind, TtSection};
 use crate::error::{Error, Result};
 use crate::games::chess::Chess;
+use crate::games::connect4::Connect4;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::{Scale, TicTacToe};
 use crate::games::uniform::{Model, Uniform, UniformSpec, Values};
+use crate::search::solver::Techniques;
 use crate::search::{
     tt, Algorithm, Bounds, Ordering, Quiescence, Replacement, TieBreak, TtSpec, Variant,
 };
@@ -22,6 +24,7 @@ pub enum GameSetup {
     Nim { misere: bool },
     Chess,
     Uniform { spec: UniformSpec },
+    Connect4 { width: u32, height: u32 },
 }
 
 impl GameSetup {
@@ -31,6 +34,7 @@ impl GameSetup {
             GameSetup::Nim { .. } => GameKind::Nim,
             GameSetup::Chess => GameKind::Chess,
             GameSetup::Uniform { .. } => GameKind::Uniform,
+            GameSetup::Connect4 { .. } => GameKind::Connect4,
         }
     }
 
@@ -41,6 +45,9 @@ impl GameSetup {
             GameSetup::Nim { misere } => vec![("misere", misere.to_string())],
             GameSetup::Chess => vec![],
             GameSetup::Uniform { spec } => spec.options(),
+            GameSetup::Connect4 { width, height } => {
+                vec![("width", width.to_string()), ("height", height.to_string())]
+            }
         }
     }
 
@@ -58,12 +65,93 @@ impl GameSetup {
             GameSetup::Uniform { spec } => {
                 Uniform::parse_position(*spec, text).map(|g| g.format_position())
             }
+            GameSetup::Connect4 { width, height } => {
+                Connect4::parse_position(*width, *height, text).map(|g| g.format_position())
+            }
+        }
+    }
+
+    /// Parses one line of a positions file: the position in canonical notation and the expected
+    /// score the line gives, if any. Connect Four: the benchmark format `moves [score]`; the
+    /// other games: the whole line is a position.
+    pub fn parse_line(&self, line: &str) -> std::result::Result<(String, Option<i32>), String> {
+        match self {
+            GameSetup::Connect4 { .. } => {
+                let mut parts = line.split_whitespace();
+                let moves = parts.next().unwrap_or("");
+                let score = match parts.next() {
+                    None => None,
+                    Some(s) => Some(s.parse::<i32>().map_err(|_| {
+                        format!("`{s}` is not a score: the format is `moves [score]`, the score a whole number")
+                    })?),
+                };
+                if let Some(extra) = parts.next() {
+                    return Err(format!(
+                        "unexpected `{extra}` after the score: the format is `moves [score]`"
+                    ));
+                }
+                Ok((self.canonical_position(moves)?, score))
+            }
+            _ => Ok((self.canonical_position(line)?, None)),
+        }
+    }
+
+    /// `count` random openings of `plies` moves from the initial position (rule in
+    /// `experiment::positions`), in canonical notation.
+    pub fn random_openings(
+        &self,
+        count: u32,
+        plies: u32,
+        seed: u64,
+    ) -> std::result::Result<Vec<String>, String> {
+        use super::positions::random_openings;
+        fn text<G: crate::games::Game>(v: Vec<G>) -> Vec<String> {
+            v.iter().map(|g| g.format_position()).collect()
+        }
+        match self {
+            GameSetup::TicTacToe { scale } => Ok(text(random_openings(
+                &TicTacToe::new(*scale),
+                count,
+                plies,
+                seed,
+            )?)),
+            GameSetup::Connect4 { width, height } => Ok(text(random_openings(
+                &Connect4::new(*width, *height),
+                count,
+                plies,
+                seed,
+            )?)),
+            GameSetup::Chess => Ok(text(random_openings(
+                &Chess::parse_position("start")?,
+                count,
+                plies,
+                seed,
+            )?)),
+            GameSetup::Nim { .. } => {
+                Err("Nim has no initial position to open from; list heap sizes in positions".into())
+            }
+            GameSetup::Uniform { .. } => {
+                Err("uniform trees take no random openings; choose trees with `trees = N`".into())
+            }
+        }
+    }
+
+    /// A value of `position` in the game's external score convention (`Game::external_score`).
+    pub fn external_score(&self, position: &str, value: i32) -> Option<i32> {
+        use crate::games::Game;
+        match self {
+            GameSetup::Connect4 { width, height } => {
+                Connect4::parse_position(*width, *height, position)
+                    .ok()
+                    .map(|g| g.external_score(value))
+            }
+            _ => Some(value),
         }
     }
 }
 
 /// Every option column any game can have, in CSV order.
-pub const OPTION_COLUMNS: [&str; 7] = [
+pub const OPTION_COLUMNS: [&str; 8] = [
     "scale",
     "misere",
     "branching",
@@ -71,6 +159,7 @@ pub const OPTION_COLUMNS: [&str; 7] = [
     "values",
     "range",
     "model",
+    "width",
 ];
 
 /// One search to run.
@@ -97,6 +186,11 @@ pub struct Run {
     pub iterative: bool,
     /// Also search without a table to count wrong root values and moves.
     pub reference: bool,
+    /// The solver's techniques (`algorithm = "solve"` only).
+    pub solver: Option<Techniques>,
+    /// The score the position's source gives (a positions file), in the game's external
+    /// convention.
+    pub expected: Option<i32>,
 }
 
 impl Run {
@@ -196,6 +290,9 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             check_option(key, span)?;
         }
     }
+    if let Some(w) = &g.width {
+        check_option("width", w.span())?;
+    }
     let mut setups = Vec::new();
     for kind in &kinds {
         match kind {
@@ -221,6 +318,35 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             }
             GameKind::Chess => setups.push(GameSetup::Chess),
             GameKind::Uniform => setups.extend(uniform_setups(path, src, g)?),
+            GameKind::Connect4 => {
+                let sizes = |o: &Option<toml::Spanned<super::config::IntGrid>>, default: i64| {
+                    o.as_ref()
+                        .map(|v| (v.get_ref().0.clone(), v.span()))
+                        .unwrap_or_else(|| (vec![default], g.kind.span()))
+                };
+                let (widths, wspan) = sizes(&g.width, 7);
+                let (heights, hspan) = sizes(&g.height, 6);
+                for &w in &widths {
+                    for &h in &heights {
+                        let span = if !(1..=64).contains(&w) || g.height.is_none() {
+                            wspan.clone()
+                        } else {
+                            hspan.clone()
+                        };
+                        let (width, height) = (w.clamp(0, 64) as u32, h.clamp(0, 64) as u32);
+                        Connect4::check_size(width, height)
+                            .and_then(|_| {
+                                if (w, h) == (width as i64, height as i64) {
+                                    Ok(())
+                                } else {
+                                    Err(format!("board {w}x{h}: width and height must be from 1 to 64"))
+                                }
+                            })
+                            .map_err(|e| at(path, src, span, format!("[game] width/height: {e}")))?;
+                        setups.push(GameSetup::Connect4 { width, height });
+                    }
+                }
+            }
         }
     }
     // Uniform trees are chosen by `trees`, not `positions`.
@@ -248,33 +374,57 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         ));
     }
 
-    // Positions: validated against every setup.
-    let position_texts: Vec<(String, std::ops::Range<usize>)> = match &g.positions {
-        Some(p) => {
-            if p.get_ref().is_empty() {
-                return Err(at(path, src, p.span(), "[game] positions is empty; list at least one position (\"start\" is the initial position)"));
-            }
-            p.get_ref()
-                .iter()
-                .map(|s| (s.get_ref().clone(), s.span()))
-                .collect()
+    // Positions: the explicit list, then the file's lines, then the random openings, each
+    // validated against every setup. With no source at all, the initial position.
+    let mut position_texts: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    if let Some(p) = &g.positions {
+        if p.get_ref().is_empty() {
+            return Err(at(path, src, p.span(), "[game] positions is empty; list at least one position (\"start\" is the initial position)"));
         }
-        None => {
-            if kinds.contains(&GameKind::Nim) {
-                return Err(at(
+        position_texts.extend(p.get_ref().iter().map(|s| (s.get_ref().clone(), s.span())));
+    }
+    let has_source =
+        g.positions.is_some() || g.positions_file.is_some() || g.random_openings.is_some();
+    if !has_source {
+        if kinds.contains(&GameKind::Nim) {
+            return Err(at(
+                path,
+                src,
+                g.kind.span(),
+                "[game] positions is missing: Nim needs heap sizes, e.g. positions = [\"3,4,5\"]",
+            ));
+        }
+        position_texts.push(("start".to_string(), g.kind.span()));
+    }
+    let file_text = match &g.positions_file {
+        Some(f) => {
+            let rel = std::path::Path::new(f.get_ref());
+            let full = path.parent().unwrap_or(Path::new("")).join(rel);
+            let text = std::fs::read_to_string(&full).map_err(|e| {
+                at(
                     path,
                     src,
-                    g.kind.span(),
-                    "[game] positions is missing: Nim needs heap sizes, e.g. positions = [\"3,4,5\"]",
-                ));
-            }
-            vec![("start".to_string(), g.kind.span())]
+                    f.span(),
+                    format!(
+                        "[game] positions_file: cannot read {} ({e}); the path is relative to the experiment file",
+                        full.display()
+                    ),
+                )
+            })?;
+            Some((full, text))
         }
+        None => None,
     };
-    let mut positions: Vec<Vec<String>> = Vec::new(); // [setup][position]
+    // [setup][position]: canonical text and expected score.
+    let mut positions: Vec<Vec<(String, Option<i32>)>> = Vec::new();
     for setup in &setups {
         if let GameSetup::Uniform { spec } = setup {
-            positions.push(uniform_positions(spec, file.seed, trees));
+            positions.push(
+                uniform_positions(spec, file.seed, trees)
+                    .into_iter()
+                    .map(|p| (p, None))
+                    .collect(),
+            );
             continue;
         }
         let mut row = Vec::new();
@@ -287,9 +437,46 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                     format!("[game] positions: {} position: {e}", setup.kind().name()),
                 )
             })?;
-            row.push(canon);
+            row.push((canon, None));
+        }
+        if let Some((full, text)) = &file_text {
+            for (line_no, line) in super::positions::position_lines(text) {
+                let parsed = setup.parse_line(line).map_err(|e| {
+                    Error::input(format!(
+                        "{}:{line_no}: {} position: {e}",
+                        full.display(),
+                        setup.kind().name()
+                    ))
+                })?;
+                row.push(parsed);
+            }
+        }
+        if let Some(r) = &g.random_openings {
+            let ro = r.get_ref();
+            if ro.count == 0 {
+                return Err(at(
+                    path,
+                    src,
+                    r.span(),
+                    "[game] random_openings: count must be at least 1",
+                ));
+            }
+            let mut key = format!("random_openings;game={}", setup.kind().name());
+            for (k, v) in setup.options() {
+                key.push_str(&format!(";{k}={v}"));
+            }
+            let openings = setup
+                .random_openings(ro.count, ro.plies, mix(file.seed, fnv1a(&key)))
+                .map_err(|e| at(path, src, r.span(), format!("[game] {e}")))?;
+            row.extend(openings.into_iter().map(|o| (o, None)));
         }
         positions.push(row);
+    }
+    if positions.first().is_some_and(|r| r.is_empty()) {
+        return Err(Error::input(format!(
+            "{}: [game] the position sources hold no position",
+            path.display()
+        )));
     }
 
     let algorithms: Vec<Algorithm> = s.algorithm.values().iter().map(|n| n.0).collect();
@@ -353,19 +540,52 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
 
     let mut runs = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
-    let most = positions.iter().map(|r| r.len()).max().unwrap_or(0);
-    let width = most.max(position_texts.len()).to_string().len().max(2);
+    let width = positions
+        .iter()
+        .map(|r| r.len())
+        .max()
+        .unwrap_or(0)
+        .to_string()
+        .len()
+        .max(2);
+    let solvers: Vec<Techniques> = s
+        .solver
+        .as_ref()
+        .map(|v| v.get_ref().values().iter().map(|t| t.0).collect())
+        .unwrap_or_else(|| vec![Techniques::ALL]);
+    if let Some(sv) = &s.solver {
+        if !algorithms.contains(&Algorithm::Solve) {
+            return Err(at(
+                path,
+                src,
+                sv.span(),
+                "[search] solver sets the techniques of algorithm \"solve\", which this experiment does not run",
+            ));
+        }
+    }
     for (si, setup) in setups.iter().enumerate() {
-        for (pi, position) in positions[si].iter().enumerate() {
+        for (pi, (position, expected)) in positions[si].iter().enumerate() {
             for &algorithm in &algorithms {
-                // The variant only means something for alpha-beta: other algorithms run once.
-                let vs: Vec<Option<Variant>> = if algorithm.prunes() {
-                    variants.iter().map(|&v| Some(v)).collect()
+                let techs: Vec<Option<Techniques>> = if algorithm == Algorithm::Solve {
+                    solvers.iter().map(|&t| Some(t)).collect()
                 } else {
                     vec![None]
                 };
-                for variant in vs {
-                    for &depth in &depths {
+                for solver in techs {
+                    // The variant only means something for alpha-beta: other algorithms run once.
+                    let vs: Vec<Option<Variant>> = if algorithm.prunes() {
+                        variants.iter().map(|&v| Some(v)).collect()
+                    } else {
+                        vec![None]
+                    };
+                    for variant in vs {
+                        // The solver always searches to the end of the game.
+                        let ds: Vec<Depth> = if algorithm == Algorithm::Solve {
+                            vec![Depth::Full]
+                        } else {
+                            depths.clone()
+                        };
+                        for &depth in &ds {
                         for (ordering, &tie_break, &iterative, tt) in orderings
                             .iter()
                             .flat_map(|o| ties.iter().map(move |t| (o, t)))
@@ -400,6 +620,8 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                     tt,
                                     iterative,
                                     reference,
+                                    solver,
+                                    expected: *expected,
                                 };
                                 for &q in &quiescences {
                                     run.quiescence = q;
@@ -410,6 +632,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                         run.seed = mix(file.seed, fnv1a(&run.key));
                                         if seen.insert(run.key.clone()) {
                                             runs.push(run.clone());
+                                        }
                                         }
                                     }
                                 }
@@ -444,6 +667,9 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
     }
     parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
     parts.push(format!("alg={}", r.algorithm.name()));
+    if let Some(t) = r.solver {
+        parts.push(format!("solver={t}"));
+    }
     if let Some(v) = r.variant {
         parts.push(format!("variant={}", v.name()));
     }

@@ -15,6 +15,7 @@ use super::config::Depth;
 use super::plan::{GameSetup, Plan, Run};
 use crate::error::{Error, Result};
 use crate::games::chess::Chess;
+use crate::games::connect4::Connect4;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::TicTacToe;
 use crate::games::uniform::Uniform;
@@ -49,6 +50,10 @@ macro_rules! with_game {
             }
             GameSetup::Uniform { spec } => {
                 let $g = Uniform::parse_position(*spec, &$run.position)?;
+                $body
+            }
+            GameSetup::Connect4 { width, height } => {
+                let $g = Connect4::parse_position(*width, *height, &$run.position)?;
                 $body
             }
         }
@@ -89,6 +94,22 @@ pub fn execute(run: &Run) -> std::result::Result<RunRecord, String> {
 
 fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, String> {
     let spec = spec_for(&g, run);
+    if run.algorithm == crate::search::Algorithm::Solve {
+        let tech = run.solver.unwrap_or(crate::search::solver::Techniques::ALL);
+        let result = crate::search::solver::solve(&mut g, &spec, tech, false, run.seed)?;
+        return Ok(RunRecord {
+            run: run.clone(),
+            depth: spec.depth,
+            status: result.status,
+            value: result.value,
+            best_move: String::new(),
+            pv: String::new(),
+            counters: result.counters,
+            bm_hit: None,
+            iteration_nodes: Vec::new(),
+            reference: None,
+        });
+    }
     let mut searcher = Searcher::new(&g, &spec, run.seed)?;
     let result = searcher.run(&mut g);
     let mut line = g.clone();

@@ -214,6 +214,22 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
                 .any(|r| r.run.game.options().iter().any(|(k, _)| k == c))
         })
         .collect();
+    // Solver columns, only when some record has them: its techniques, the score in the
+    // game's external convention, and the score the position's source expects.
+    let extra: Vec<&str> = [
+        ("solver", records.iter().any(|r| r.run.solver.is_some())),
+        (
+            "score",
+            records
+                .iter()
+                .any(|r| r.run.algorithm == crate::search::Algorithm::Solve),
+        ),
+        ("expected", records.iter().any(|r| r.run.expected.is_some())),
+    ]
+    .iter()
+    .filter(|(_, on)| *on)
+    .map(|(c, _)| *c)
+    .collect();
     HEAD.iter()
         .chain(options.iter())
         .chain(PARAMS.iter())
@@ -226,6 +242,7 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
         )
         .chain(THEORY_COLUMNS.iter())
         .chain(TT_COUNTERS.iter())
+        .chain(extra.iter())
         .map(|s| s.to_string())
         .collect()
 }
@@ -317,6 +334,15 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
                 .reference
                 .map(|x| (x.move_wrong as u8).to_string())
                 .unwrap_or_default(),
+            "solver" => r.run.solver.map(|t| t.to_string()).unwrap_or_default(),
+            "score" if ok && r.run.algorithm == crate::search::Algorithm::Solve => r
+                .run
+                .game
+                .external_score(&r.run.position, r.value)
+                .map(|v| v.to_string())
+                .unwrap_or_default(),
+            "score" => String::new(),
+            "expected" => r.run.expected.map(|v| v.to_string()).unwrap_or_default(),
             other => opts
                 .iter()
                 .chain(theory.iter())

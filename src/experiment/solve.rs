@@ -1,0 +1,155 @@
+//! `harness solve`: solves every position of a positions file exactly and writes
+//! `position,score,expected,nodes,micros` as CSV.
+//!
+//! Lines are parsed by the game (`GameSetup::parse_line`, the `positions_file` route), all of
+//! them before any search, so bad input stops the command before it prints anything. One solver
+//! (one table, emptied before each position) solves the positions in file order. `micros` is the
+//! wall-clock time of the solve alone, in microseconds.
+
+use std::io::Write;
+use std::path::Path;
+
+use super::plan::GameSetup;
+use super::positions::position_lines;
+use crate::error::{Error, Result};
+use crate::games::connect4::Connect4;
+use crate::games::nim::Nim;
+use crate::games::tictactoe::TicTacToe;
+use crate::games::Game;
+use crate::search::solver::{SolveResult, Solver, Techniques};
+use crate::search::{Algorithm, Ordering, SearchSpec};
+
+/// How to solve.
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    pub weak: bool,
+    pub techniques: Techniques,
+    pub ordering: Ordering,
+    pub max_nodes: Option<u64>,
+}
+
+/// One solved position.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    pub line: usize,
+    pub position: String,
+    pub expected: Option<i32>,
+    pub result: SolveResult,
+}
+
+/// Parses every line of `path` for `setup`: (line number, canonical position, expected score).
+pub fn read_positions(setup: &GameSetup, path: &Path) -> Result<Vec<(usize, String, Option<i32>)>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::input(format!("{}: cannot read the file: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (line_no, line) in position_lines(&text) {
+        let (pos, expected) = setup
+            .parse_line(line)
+            .map_err(|e| Error::input(format!("{}:{line_no}: {e}", path.display())))?;
+        out.push((line_no, pos, expected));
+    }
+    Ok(out)
+}
+
+/// Solves the positions (already parsed) in order, calling `each` after every one.
+pub fn solve_positions(
+    setup: &GameSetup,
+    positions: &[(usize, String, Option<i32>)],
+    opts: &SolveOptions,
+    mut each: impl FnMut(&Solved) -> Result<()>,
+) -> Result<()> {
+    macro_rules! go {
+        ($start:expr, $parse:expr) => {
+            solve_all($start, $parse, positions, opts, &mut each)
+        };
+    }
+    match setup {
+        GameSetup::Connect4 { width, height } => go!(Connect4::new(*width, *height), |t| {
+            Connect4::parse_position(*width, *height, t)
+        }),
+        GameSetup::TicTacToe { scale } => {
+            go!(TicTacToe::new(*scale), |t| TicTacToe::parse_position(
+                *scale, t
+            ))
+        }
+        GameSetup::Chess => go!(
+            crate::games::chess::Chess::parse_position("start").map_err(Error::input)?,
+            crate::games::chess::Chess::parse_position
+        ),
+        GameSetup::Uniform { .. } => Err(Error::input(
+            "harness solve: uniform trees have no positions files; use an experiment",
+        )),
+        GameSetup::Nim { misere } => {
+            let first = positions.first().map(|p| p.1.as_str()).unwrap_or("1");
+            let start = Nim::parse_position(*misere, first).map_err(Error::input)?;
+            go!(start, |t| Nim::parse_position(*misere, t))
+        }
+    }
+}
+
+fn solve_all<G: Game>(
+    start: G,
+    parse: impl Fn(&str) -> std::result::Result<G, String>,
+    positions: &[(usize, String, Option<i32>)],
+    opts: &SolveOptions,
+    each: &mut impl FnMut(&Solved) -> Result<()>,
+) -> Result<()> {
+    let mut spec = SearchSpec::new(Algorithm::Solve, start.max_remaining_plies());
+    spec.ordering = opts.ordering.clone();
+    spec.max_nodes = opts.max_nodes;
+    let mut solver = Solver::new(&start, &spec, opts.techniques, 0).map_err(Error::input)?;
+    for (line, pos, expected) in positions {
+        let mut g = parse(pos).map_err(|e| Error::input(format!("line {line}: {e}")))?;
+        let result = solver.solve(&mut g, opts.weak);
+        let expected = if opts.weak {
+            expected.map(i32::signum)
+        } else {
+            *expected
+        };
+        each(&Solved {
+            line: *line,
+            position: pos.clone(),
+            expected,
+            result,
+        })?;
+    }
+    Ok(())
+}
+
+/// The whole command: reads `path`, solves, writes CSV to `out`. Returns the number of
+/// positions whose score differs from the expected one.
+pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write) -> Result<usize> {
+    let positions = read_positions(setup, path)?;
+    let mut w = ::csv::Writer::from_writer(out);
+    let csv_err = |e: ::csv::Error| Error::Internal(format!("CSV: {e}"));
+    w.write_record(["position", "score", "expected", "nodes", "micros"])
+        .map_err(csv_err)?;
+    let mut wrong = 0;
+    solve_positions(setup, &positions, opts, |s| {
+        if s.result.status != crate::search::Status::Ok {
+            return Err(Error::Internal(format!(
+                "line {}: the node budget stopped the solve of `{}`",
+                s.line, s.position
+            )));
+        }
+        if s.expected.is_some_and(|e| e != s.result.score) {
+            wrong += 1;
+        }
+        let position = if s.position == "start" {
+            String::new()
+        } else {
+            s.position.clone()
+        };
+        w.write_record([
+            position,
+            s.result.score.to_string(),
+            s.expected.map(|e| e.to_string()).unwrap_or_default(),
+            s.result.counters.nodes.to_string(),
+            format!("{:.3}", s.result.counters.time_ns as f64 / 1000.0),
+        ])
+        .map_err(csv_err)?;
+        w.flush()
+            .map_err(|e| Error::Internal(format!("writing CSV: {e}")))
+    })?;
+    Ok(wrong)
+}
