@@ -34,10 +34,10 @@ pub struct GameSection {
     pub kind: Spanned<OneOrMany<GameKind>>,
     /// Positions in the game's notation; `"start"` is the game's initial position.
     pub positions: Option<Spanned<Vec<Spanned<String>>>>,
-    /// A file of positions, one a line (the game's line format; for Connect Four the benchmark
-    /// format `moves [score]`), relative to the experiment file. Blank lines and lines starting
-    /// with `#` are skipped.
-    pub positions_file: Option<Spanned<String>>,
+    /// A file (or a list of files) of positions, one a line (the game's line format; for
+    /// Connect Four the benchmark format `moves [score]`), relative to the experiment file.
+    /// Blank lines and lines starting with `#` are skipped.
+    pub positions_file: Option<Spanned<OneOrMany<String>>>,
     /// Seeded random openings from the game's initial position (see `experiment::positions`).
     pub random_openings: Option<Spanned<RandomOpenings>>,
     /// Connect Four: columns (default 7; rows are `height`, default 6).

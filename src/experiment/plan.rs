@@ -396,9 +396,9 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         }
         position_texts.push(("start".to_string(), g.kind.span()));
     }
-    let file_text = match &g.positions_file {
-        Some(f) => {
-            let rel = std::path::Path::new(f.get_ref());
+    let mut file_texts = Vec::new();
+    if let Some(f) = &g.positions_file {
+        for rel in f.get_ref().values() {
             let full = path.parent().unwrap_or(Path::new("")).join(rel);
             let text = std::fs::read_to_string(&full).map_err(|e| {
                 at(
@@ -411,10 +411,9 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                     ),
                 )
             })?;
-            Some((full, text))
+            file_texts.push((full, text));
         }
-        None => None,
-    };
+    }
     // [setup][position]: canonical text and expected score.
     let mut positions: Vec<Vec<(String, Option<i32>)>> = Vec::new();
     for setup in &setups {
@@ -439,7 +438,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             })?;
             row.push((canon, None));
         }
-        if let Some((full, text)) = &file_text {
+        for (full, text) in &file_texts {
             for (line_no, line) in super::positions::position_lines(text) {
                 let parsed = setup.parse_line(line).map_err(|e| {
                     Error::input(format!(

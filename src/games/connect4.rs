@@ -570,11 +570,12 @@ mod tests {
         let g = pos("1212121");
         assert_eq!(g.outcome(), Some(-(WIN - 7)));
         assert_eq!(g.benchmark_score(-(WIN - 7)), -18);
-        // `4455`: the side to move connects with its fourth stone: score 18.
-        let g = pos("4455");
-        assert_eq!(g.win_in_one(), Some(WIN - 5));
-        assert_eq!(g.benchmark_score(WIN - 5), 18);
-        assert_eq!(g.value_of_score(18), WIN - 5);
+        // `445566`: the side to move connects at once, with its fourth stone: score 18.
+        let g = pos("445566");
+        assert_eq!(g.win_in_one(), Some(WIN - 7));
+        assert_eq!(g.benchmark_score(WIN - 7), 18);
+        assert_eq!(g.value_of_score(18), WIN - 7);
+        assert_eq!(pos("4455").win_in_one(), None);
         // Horizontal, diagonal and anti-diagonal fours.
         assert!(pos("1122334").outcome().is_some());
         assert!(pos("12233434474").outcome().is_some());
@@ -623,8 +624,10 @@ mod tests {
         let order: Vec<i32> = (0..7).map(|m| g.center_out_score(m).unwrap()).collect();
         assert_eq!(order, vec![-6, -4, -2, 0, -2, -4, -6]);
         // A winning move is the static ordering's first choice.
-        let g = pos("4455");
-        assert_eq!(g.static_score(5), WIN);
+        let g = pos("445566");
+        assert_eq!(g.static_score(2), WIN);
+        assert_eq!(g.static_score(6), WIN);
+        assert!(g.static_score(0) < WIN);
     }
 
     #[test]

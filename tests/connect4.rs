@@ -1,0 +1,308 @@
+//! Connect Four: move generation, win detection and keys against the published count of
+//! distinct positions per ply; alpha-beta against minimax with every ordering; the solver
+//! against the benchmark sets' listed scores and against plain alpha-beta on small boards;
+//! position sources; and bad input on the command line (exit 2, file, line and move named).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+use harness::experiment::plan::GameSetup;
+use harness::experiment::positions::random_openings;
+use harness::experiment::solve::{read_positions, solve_positions, SolveOptions};
+use harness::games::connect4::Connect4;
+use harness::games::Game;
+use harness::search::solver::{solve, Techniques};
+use harness::search::{search, Algorithm, Ordering, SearchSpec, Variant};
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// OEIS A212693 (reference.md): distinct positions with n stones, n = 0..10.
+const DISTINCT: [usize; 11] = [
+    1, 7, 49, 238, 1120, 4263, 16422, 54859, 184275, 558186, 1662623,
+];
+
+/// Depth-first walk that enters each distinct position of each ply once.
+fn walk(g: &mut Connect4, ply: usize, seen: &mut [HashSet<u64>]) {
+    if !seen[ply].insert(g.key()) || ply + 1 == seen.len() || g.outcome().is_some() {
+        // Seen before, deep enough, or a finished game (it counts but is not expanded).
+        return;
+    }
+    let mut buf = Vec::with_capacity(7);
+    g.moves(&mut buf);
+    for &m in &buf {
+        g.make(m);
+        walk(g, ply + 1, seen);
+        g.unmake(m);
+    }
+}
+
+#[test]
+fn distinct_positions_per_ply_match_the_published_sequence() {
+    let mut seen: Vec<HashSet<u64>> = DISTINCT
+        .iter()
+        .map(|&n| HashSet::with_capacity(n))
+        .collect();
+    walk(&mut Connect4::new(7, 6), 0, &mut seen);
+    let counts: Vec<usize> = seen.iter().map(|s| s.len()).collect();
+    assert_eq!(counts, DISTINCT);
+}
+
+#[test]
+fn alphabeta_with_every_ordering_returns_the_minimax_value() {
+    let orderings = [
+        "natural",
+        "center-out",
+        "static",
+        "random",
+        "threats",
+        "threats+center-out",
+        "explicit:4,3,5",
+        "static+random",
+    ];
+    let mut positions = random_openings(&Connect4::new(7, 6), 6, 10, 7).unwrap();
+    positions.extend(random_openings(&Connect4::new(7, 6), 6, 25, 8).unwrap());
+    positions.push(Connect4::new(7, 6));
+    for (i, g) in positions.iter().enumerate() {
+        for depth in 1..=6 {
+            let mut mm = *g;
+            let reference = search(&mut mm, &SearchSpec::new(Algorithm::Minimax, depth), 1)
+                .unwrap()
+                .value;
+            for ordering in orderings {
+                for variant in [Variant::FailSoft, Variant::FailHard] {
+                    let mut spec = SearchSpec::new(Algorithm::AlphaBeta, depth);
+                    spec.ordering = Ordering::parse(ordering).unwrap();
+                    spec.variant = variant;
+                    let mut ab = *g;
+                    let r = search(&mut ab, &spec, i as u64).unwrap();
+                    assert_eq!(
+                        r.value,
+                        reference,
+                        "{} depth {depth} {ordering} {variant:?}",
+                        g.format_position()
+                    );
+                    assert_eq!(ab.key(), g.key());
+                }
+            }
+        }
+    }
+}
+
+/// Every `step`-th line of a benchmark set, solved with `opts`; returns (solved, wrong).
+fn solve_sample(set: &str, step: usize, opts: &SolveOptions) -> (usize, Vec<String>) {
+    let setup = GameSetup::Connect4 {
+        width: 7,
+        height: 6,
+    };
+    let all = read_positions(&setup, &repo(&format!("experiments/data/connect4/{set}"))).unwrap();
+    assert_eq!(all.len(), 1000, "{set}");
+    let sample: Vec<_> = all.into_iter().step_by(step).collect();
+    let mut wrong = Vec::new();
+    let mut n = 0;
+    solve_positions(&setup, &sample, opts, |s| {
+        n += 1;
+        if Some(s.result.score) != s.expected {
+            wrong.push(format!(
+                "line {} {}: {} vs {:?}",
+                s.line, s.position, s.result.score, s.expected
+            ));
+        }
+        Ok(())
+    })
+    .unwrap();
+    (n, wrong)
+}
+
+fn opts(tech: &str, ordering: &str, weak: bool) -> SolveOptions {
+    SolveOptions {
+        weak,
+        techniques: Techniques::parse(tech).unwrap(),
+        ordering: Ordering::parse(ordering).unwrap(),
+        max_nodes: None,
+    }
+}
+
+#[test]
+fn benchmark_samples_are_solved_to_their_listed_scores() {
+    for (set, step) in [("Test_L3_R1", 10), ("Test_L2_R1", 10), ("Test_L1_R1", 20)] {
+        let (n, wrong) = solve_sample(set, step, &opts("all", "threats+center-out", false));
+        assert_eq!(n, 1000 / step);
+        assert!(wrong.is_empty(), "{set}: {wrong:?}");
+        let (_, wrong) = solve_sample(set, step * 2, &opts("all", "threats+center-out", true));
+        assert!(wrong.is_empty(), "{set} weak: {wrong:?}");
+    }
+}
+
+#[test]
+fn every_technique_set_and_ordering_gives_the_same_scores() {
+    for tech in [
+        "none",
+        "null-window",
+        "null-window+win-check",
+        "null-window+win-check+non-losing",
+        "null-window+win-check+non-losing+bounds",
+        "tt",
+        "win-check+non-losing+bounds+tt",
+    ] {
+        let (_, wrong) = solve_sample("Test_L3_R1", 50, &opts(tech, "center-out", false));
+        assert!(wrong.is_empty(), "{tech}: {wrong:?}");
+    }
+    for ordering in ["natural", "static", "random", "threats"] {
+        let (_, wrong) = solve_sample("Test_L2_R1", 100, &opts("all", ordering, false));
+        assert!(wrong.is_empty(), "{ordering}: {wrong:?}");
+    }
+}
+
+#[test]
+fn small_boards_solver_agrees_with_plain_alphabeta() {
+    for (w, h) in [(4, 4), (5, 4), (4, 5)] {
+        let g = Connect4::new(w, h);
+        let mut spec = SearchSpec::new(Algorithm::AlphaBeta, w * h);
+        spec.ordering = Ordering::parse("center-out").unwrap();
+        let plain = search(&mut g.clone(), &spec, 1).unwrap().value;
+        let full = solve(&mut g.clone(), &spec, Techniques::ALL, false, 1).unwrap();
+        let none = solve(&mut g.clone(), &spec, Techniques::NONE, false, 1).unwrap();
+        assert_eq!(full.value, plain, "{w}x{h}");
+        assert_eq!(none.value, plain, "{w}x{h}");
+        assert!(full.counters.nodes < none.counters.nodes);
+    }
+    // Connect Four on 4x4 is a draw.
+    let mut g = Connect4::new(4, 4);
+    let spec = SearchSpec::new(Algorithm::AlphaBeta, 16);
+    assert_eq!(
+        solve(&mut g, &spec, Techniques::ALL, false, 1)
+            .unwrap()
+            .score,
+        0
+    );
+}
+
+fn write_experiment(dir: &Path, body: &str) -> PathBuf {
+    let p = dir.join("exp.toml");
+    std::fs::write(&p, body).unwrap();
+    p
+}
+
+#[test]
+fn position_sources_build_the_grid_and_name_bad_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("pos.txt"),
+        "# benchmark lines\n\n4455 18\n44455554221 -15\n\n",
+    )
+    .unwrap();
+    let exp = write_experiment(
+        tmp.path(),
+        "name = \"t\"\nseed = 5\n[game]\nkind = \"connect4\"\npositions = [\"2252576253462244111563365343671351441\"]\npositions_file = \"pos.txt\"\nrandom_openings = { count = 3, plies = 28 }\n[search]\nalgorithm = \"solve\"\ndepth = \"full\"\nordering = \"threats+center-out\"\nsolver = [\"all\", \"null-window+win-check\"]\n",
+    );
+    let (file, src) = harness::experiment::config::load(&exp).unwrap();
+    let plan = harness::experiment::plan::build(&exp, &src, &file).unwrap();
+    // 1 + 2 + 3 positions x 2 technique sets.
+    assert_eq!(plan.runs.len(), 12);
+    let with_expected: Vec<_> = plan.runs.iter().filter(|r| r.expected.is_some()).collect();
+    assert_eq!(with_expected.len(), 4);
+    let records = harness::experiment::runner::run_plan(
+        &plan,
+        &tmp.path().join("out"),
+        &harness::experiment::runner::RunOptions {
+            jobs: 1,
+            quiet: true,
+        },
+    )
+    .unwrap();
+    for r in &records {
+        if let Some(e) = r.run.expected {
+            assert_eq!(r.run.game.external_score(&r.run.position, r.value), Some(e));
+        }
+    }
+    let csv = std::fs::read_to_string(tmp.path().join("out/runs.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(header.ends_with("solver,score,expected"), "{header}");
+
+    // A bad line is named by file, line and move.
+    std::fs::write(tmp.path().join("pos.txt"), "4455 18\n# ok\n4481 3\n").unwrap();
+    let err = harness::experiment::plan::build(&exp, &src, &file)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("pos.txt:3:") && err.contains("move 3 (`8`)"),
+        "{err}"
+    );
+}
+
+fn harness() -> Command {
+    Command::cargo_bin("harness").unwrap()
+}
+
+/// `harness solve` on a file holding `lines`: exit status and stderr.
+fn solve_cli(lines: &str) -> (i32, String, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("positions.txt");
+    std::fs::write(&p, lines).unwrap();
+    let out = harness()
+        .args(["solve", "--game", "connect4"])
+        .arg(&p)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+#[test]
+fn solve_cli_rejects_bad_input_with_file_line_and_move() {
+    let cases = [
+        ("4455 18\n4481 3\n", ":2:", "move 3 (`8`)", "1 to 7"),
+        (
+            "4455 18\n\n1111111 0\n",
+            ":3:",
+            "move 7 (`1`)",
+            "column 1 is full",
+        ),
+        (
+            "12121212 0\n",
+            ":1:",
+            "move 8 (`2`)",
+            "game is already over",
+        ),
+        ("44x5 1\n", ":1:", "move 3 (`x`)", "not a column"),
+        ("4455 many\n", ":1:", "`many`", "not a score"),
+        ("4455 18 3\n", ":1:", "`3`", "moves [score]"),
+    ];
+    for (text, line, mv, what) in cases {
+        let (code, stdout, stderr) = solve_cli(text);
+        assert_eq!(code, 2, "{text:?}: {stderr}");
+        assert!(
+            stdout.is_empty(),
+            "{text:?}: nothing solved before the error"
+        );
+        for needle in ["positions.txt", line, mv, what] {
+            assert!(
+                stderr.contains(needle),
+                "{text:?}: `{needle}` not in {stderr}"
+            );
+        }
+        assert!(!stderr.contains("panicked"));
+    }
+}
+
+#[test]
+fn solve_cli_writes_csv_and_fails_on_a_wrong_expected_score() {
+    let (code, stdout, stderr) = solve_cli("445566 18\n4455 18\n44455554221 -15\n");
+    assert_eq!(code, 0, "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], "position,score,expected,nodes,micros");
+    // A win at once is decided before any search: 0 nodes.
+    assert!(lines[1].starts_with("445566,18,18,0,"), "{}", lines[1]);
+    assert!(lines[2].starts_with("4455,18,18,"), "{}", lines[2]);
+    assert!(lines[3].starts_with("44455554221,-15,-15,"), "{}", lines[3]);
+    let (code, stdout, _) = solve_cli("4455 17\n44455554221\n");
+    assert_eq!(code, 1);
+    assert!(stdout.contains("44455554221,-15,,"), "{stdout}");
+}
