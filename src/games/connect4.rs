@@ -329,7 +329,7 @@ impl Connect4 {
         }
         let stones = base - score.abs();
         // The winner is the side to move when the score is positive.
-        let mover_first = self.plies % 2 == 0;
+        let mover_first = self.plies.is_multiple_of(2);
         let winner_first = if score > 0 { mover_first } else { !mover_first };
         let p = if winner_first {
             2 * stones - 1
@@ -410,7 +410,7 @@ impl Game for Connect4 {
     }
 
     fn side_to_move(&self) -> Side {
-        if self.plies % 2 == 0 {
+        if self.plies.is_multiple_of(2) {
             Side::First
         } else {
             Side::Second
