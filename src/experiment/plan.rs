@@ -339,10 +339,14 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                 if (w, h) == (width as i64, height as i64) {
                                     Ok(())
                                 } else {
-                                    Err(format!("board {w}x{h}: width and height must be from 1 to 64"))
+                                    Err(format!(
+                                        "board {w}x{h}: width and height must be from 1 to 64"
+                                    ))
                                 }
                             })
-                            .map_err(|e| at(path, src, span, format!("[game] width/height: {e}")))?;
+                            .map_err(|e| {
+                                at(path, src, span, format!("[game] width/height: {e}"))
+                            })?;
                         setups.push(GameSetup::Connect4 { width, height });
                     }
                 }

@@ -403,6 +403,8 @@ impl<G: Game> Solver<G> {
             }
         }
         let alpha0 = alpha;
+        self.search.counters.interior += 1;
+        self.search.counters.moves_generated += moves.len() as u64;
         self.search.sort_moves(game, ply, &mut moves);
         let mut best = -INF;
         for (i, &m) in moves.iter().enumerate() {
