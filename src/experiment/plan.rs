@@ -589,53 +589,53 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                             depths.clone()
                         };
                         for &depth in &ds {
-                        for (ordering, &tie_break, &iterative, tt) in orderings
-                            .iter()
-                            .flat_map(|o| ties.iter().map(move |t| (o, t)))
-                            .flat_map(|(o, t)| iteratives.iter().map(move |i| (o, t, i)))
-                            .flat_map(|(o, t, i)| {
-                                // The table serves alpha-beta only: other algorithms run once,
-                                // without it.
-                                let tts: &[Option<TtSpec>] = if algorithm.prunes() {
-                                    &tt_grid
-                                } else {
-                                    &[None]
-                                };
-                                tts.iter().map(move |tt| (o, t, i, *tt))
-                            })
-                        {
+                            for (ordering, &tie_break, &iterative, tt) in orderings
+                                .iter()
+                                .flat_map(|o| ties.iter().map(move |t| (o, t)))
+                                .flat_map(|(o, t)| iteratives.iter().map(move |i| (o, t, i)))
+                                .flat_map(|(o, t, i)| {
+                                    // The table serves alpha-beta only: other algorithms run once,
+                                    // without it.
+                                    let tts: &[Option<TtSpec>] = if algorithm.prunes() {
+                                        &tt_grid
+                                    } else {
+                                        &[None]
+                                    };
+                                    tts.iter().map(move |tt| (o, t, i, *tt))
+                                })
                             {
-                                let mut run = Run {
-                                    key: String::new(),
-                                    seed: 0,
-                                    game: setup.clone(),
-                                    position_id: pi,
-                                    position: position.clone(),
-                                    algorithm,
-                                    variant,
-                                    depth,
-                                    ordering: ordering.clone(),
-                                    tie_break,
-                                    rep: 0,
-                                    max_nodes,
-                                    max_seconds,
-                                    quiescence: Quiescence::off(),
-                                    tt,
-                                    iterative,
-                                    reference,
-                                    solver,
-                                    expected: *expected,
-                                };
-                                for &q in &quiescences {
-                                    run.quiescence = q;
-                                    let n = if run.uses_randomness() { reps } else { 1 };
-                                    for rep in 0..n {
-                                        run.rep = rep;
-                                        run.key = run_key(&run, width);
-                                        run.seed = mix(file.seed, fnv1a(&run.key));
-                                        if seen.insert(run.key.clone()) {
-                                            runs.push(run.clone());
-                                        }
+                                {
+                                    let mut run = Run {
+                                        key: String::new(),
+                                        seed: 0,
+                                        game: setup.clone(),
+                                        position_id: pi,
+                                        position: position.clone(),
+                                        algorithm,
+                                        variant,
+                                        depth,
+                                        ordering: ordering.clone(),
+                                        tie_break,
+                                        rep: 0,
+                                        max_nodes,
+                                        max_seconds,
+                                        quiescence: Quiescence::off(),
+                                        tt,
+                                        iterative,
+                                        reference,
+                                        solver,
+                                        expected: *expected,
+                                    };
+                                    for &q in &quiescences {
+                                        run.quiescence = q;
+                                        let n = if run.uses_randomness() { reps } else { 1 };
+                                        for rep in 0..n {
+                                            run.rep = rep;
+                                            run.key = run_key(&run, width);
+                                            run.seed = mix(file.seed, fnv1a(&run.key));
+                                            if seen.insert(run.key.clone()) {
+                                                runs.push(run.clone());
+                                            }
                                         }
                                     }
                                 }

@@ -11,8 +11,8 @@ pub mod oracle;
 pub mod ordering;
 pub mod perft;
 pub mod quiescence;
-pub mod tt;
 pub mod solver;
+pub mod tt;
 
 use std::time::Instant;
 
