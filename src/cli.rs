@@ -31,6 +31,12 @@ pub enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Rebuild summary.csv, charts/ and report.md of a results folder from its runs.csv
+    /// (no search is run; the files equal those `harness run` wrote).
+    Plot {
+        /// The results folder (e.g. results/tictactoe).
+        dir: PathBuf,
+    },
     /// List the games, algorithms and orderings with their options.
     List,
     /// Chess perft: the number of legal move paths of each length up to --depth, through the

@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use harness::experiment::{config, plan, runner};
+use harness::report;
 use harness::Error;
 
 fn main() -> ExitCode {
@@ -47,7 +48,15 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let (parsed, src) = config::load(&file)?;
             let plan = plan::build(&file, &src, &parsed)?;
             let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
+            runner::prepare_output(&dir)?;
+            let mut manifest =
+                report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, jobs);
+            report::save_experiment(&dir, &src)?;
+            manifest.write(&dir)?;
             let records = runner::run_plan(&plan, &dir, &runner::RunOptions { jobs, quiet })?;
+            manifest.finish(records.len());
+            manifest.write(&dir)?;
+            let built = report::build(&dir)?;
             let budget = records
                 .iter()
                 .filter(|r| r.status != harness::search::Status::Ok)
@@ -58,6 +67,24 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 records.len(),
                 budget,
                 dir.join("runs.csv").display()
+            );
+            println!(
+                "{}: {} groups, {} charts -> {}",
+                plan.name,
+                built.groups,
+                built.charts,
+                dir.join("report.md").display()
+            );
+            Ok(())
+        }
+        cli::Command::Plot { dir } => {
+            let built = report::build(&dir)?;
+            println!(
+                "{}: {} groups, {} charts -> {}",
+                dir.display(),
+                built.groups,
+                built.charts,
+                dir.join("report.md").display()
             );
             Ok(())
         }

@@ -25,6 +25,73 @@ pub struct ExperimentFile {
     pub seed: u64,
     pub game: GameSection,
     pub search: SearchSection,
+    /// `[report]`: which charts to draw and how (all keys optional).
+    #[serde(default)]
+    pub report: Option<ReportSection>,
+}
+
+/// `[report]`: the charts of summary.csv / report.md. Column names (`x`, `series`, `facet`)
+/// are checked against runs.csv when the report is built.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSection {
+    /// Charts to draw; default: all that the data supports.
+    pub charts: Option<Spanned<Vec<ChartKind>>>,
+    /// The x axis column; default `depth`.
+    pub x: Option<Spanned<String>>,
+    /// Column(s) whose values make the series (one line per value); default `ordering`.
+    pub series: Option<Spanned<OneOrMany<String>>>,
+    /// Column(s) whose values make separate charts (one chart per value); default none.
+    pub facet: Option<Spanned<OneOrMany<String>>>,
+    /// A title put before every chart's own title (e.g. the experiment's subject).
+    pub title: Option<String>,
+    /// Per-chart titles, replacing the default ones: `titles = { nodes = "..." }`.
+    pub titles: Option<std::collections::BTreeMap<ChartKind, String>>,
+    /// Theory lines to draw; default all three.
+    pub theory: Option<Vec<TheoryKind>>,
+}
+
+/// The charts `[report] charts` can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ChartKind {
+    /// Nodes vs x (log y), min-max bars, theory lines.
+    Nodes,
+    /// Effective branching factor vs x, with Pearl's R*(b).
+    Ebf,
+    /// Mean nodes / Knuth-Moore minimal tree, as bars.
+    RatioToMinimal,
+    /// Nodes vs transposition-table size.
+    NodesVsTable,
+}
+
+impl ChartKind {
+    pub const ALL: [ChartKind; 4] = [
+        ChartKind::Nodes,
+        ChartKind::Ebf,
+        ChartKind::RatioToMinimal,
+        ChartKind::NodesVsTable,
+    ];
+    pub fn name(self) -> &'static str {
+        match self {
+            ChartKind::Nodes => "nodes",
+            ChartKind::Ebf => "ebf",
+            ChartKind::RatioToMinimal => "ratio-to-minimal",
+            ChartKind::NodesVsTable => "nodes-vs-table",
+        }
+    }
+}
+
+/// The theory lines `[report] theory` can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TheoryKind {
+    /// The full tree, (b^(d+1) - 1) / (b - 1) nodes.
+    FullTree,
+    /// Knuth and Moore's minimal tree.
+    KnuthMoore,
+    /// Pearl's asymptotic branching factor R*(b) (on the ebf chart).
+    Pearl,
 }
 
 /// `[game]`: which game(s), their options and the positions to search from.

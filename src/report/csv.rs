@@ -43,9 +43,9 @@ pub struct Reference {
 }
 
 /// Parameter columns before the option columns.
-const HEAD: [&str; 3] = ["experiment", "run_key", "game"];
+pub const HEAD: [&str; 3] = ["experiment", "run_key", "game"];
 /// Parameter columns after the option columns.
-const PARAMS: [&str; 10] = [
+pub const PARAMS: [&str; 10] = [
     "position_id",
     "position",
     "algorithm",

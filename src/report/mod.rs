@@ -1,4 +1,240 @@
-//! Outputs: the tidy per-run CSV.
+//! Outputs: the tidy per-run CSV, and everything built from it: summary.csv, charts/,
+//! report.md (see [`build`]), plus manifest.json (written by `harness run` only).
 
+pub mod charts;
 pub mod csv;
+pub mod manifest;
+pub mod markdown;
+pub mod stats;
+pub mod summary;
+pub mod table;
 pub mod theory;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::experiment::config::{self, ChartKind, ReportSection, TheoryKind};
+use charts::Layout;
+
+/// The copy of the experiment file that `harness run` keeps in the results folder.
+pub const EXPERIMENT_COPY: &str = "experiment.toml";
+
+/// What [`build`] wrote.
+#[derive(Debug)]
+pub struct Built {
+    pub files: Vec<PathBuf>,
+    pub charts: usize,
+    pub groups: usize,
+}
+
+/// Saves the experiment file's text as `dir/experiment.toml` (so `harness plot` can read the
+/// description and `[report]` later).
+pub fn save_experiment(dir: &Path, src: &str) -> Result<()> {
+    csv::write_atomic(&dir.join(EXPERIMENT_COPY), src.as_bytes())
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
+    move |e| Error::Io {
+        path: path.to_path_buf(),
+        source: e,
+    }
+}
+
+/// Resolves `[report]` against the summary's columns; unknown columns are input errors at the
+/// key's line:column in `path`.
+pub fn resolve_layout(
+    section: Option<&ReportSection>,
+    s: &summary::Summary,
+    path: &Path,
+    src: &str,
+) -> Result<Layout> {
+    let default = ReportSection::default();
+    let r = section.unwrap_or(&default);
+    let allowed = || s.params.join(", ");
+    let check = |name: &str, key: &str, span: std::ops::Range<usize>| -> Result<()> {
+        if s.params.iter().any(|p| p == name) {
+            Ok(())
+        } else {
+            Err(config::at(
+                path,
+                src,
+                span,
+                format!(
+                    "[report] {key} = `{name}`: not a parameter column of runs.csv; allowed: {}",
+                    allowed()
+                ),
+            ))
+        }
+    };
+    let x = match &r.x {
+        Some(x) => {
+            check(x.get_ref(), "x", x.span())?;
+            x.get_ref().clone()
+        }
+        None => {
+            if s.params.iter().any(|p| p == "depth") {
+                "depth".to_string()
+            } else {
+                s.params.first().cloned().unwrap_or_default()
+            }
+        }
+    };
+    let list = |v: &Option<toml::Spanned<crate::experiment::oneormany::OneOrMany<String>>>,
+                key: &str,
+                default: Vec<String>|
+     -> Result<Vec<String>> {
+        match v {
+            Some(sp) => {
+                for name in sp.get_ref().values() {
+                    check(name, key, sp.span())?;
+                }
+                Ok(sp.get_ref().values().to_vec())
+            }
+            None => Ok(default),
+        }
+    };
+    let default_series = if s.params.iter().any(|p| p == "ordering") {
+        vec!["ordering".to_string()]
+    } else {
+        vec![]
+    };
+    let series = list(&r.series, "series", default_series)?;
+    let facet = list(&r.facet, "facet", vec![])?;
+    let (charts, charts_given) = match &r.charts {
+        Some(c) => {
+            let mut v: Vec<ChartKind> = Vec::new();
+            for k in c.get_ref() {
+                if !v.contains(k) {
+                    v.push(*k);
+                }
+            }
+            (v, true)
+        }
+        None => (ChartKind::ALL.to_vec(), false),
+    };
+    Ok(Layout {
+        charts,
+        charts_given,
+        x,
+        series,
+        facet,
+        title: r.title.clone(),
+        titles: r.titles.clone().unwrap_or_default(),
+        theory: r.theory.clone().unwrap_or_else(|| {
+            vec![
+                TheoryKind::FullTree,
+                TheoryKind::KnuthMoore,
+                TheoryKind::Pearl,
+            ]
+        }),
+    })
+}
+
+/// Builds summary.csv, charts/*.svg|png and report.md in `dir` from `dir/runs.csv`,
+/// `dir/experiment.toml` (optional: description and `[report]`) and `dir/manifest.json`
+/// (optional: environment). Runs no search. Every input is read and checked before anything
+/// is written; every file is written to a temporary name and renamed into place.
+pub fn build(dir: &Path) -> Result<Built> {
+    if !dir.is_dir() {
+        return Err(Error::input(format!(
+            "{}: not a folder; give a results folder written by `harness run` (e.g. results/NAME)",
+            dir.display()
+        )));
+    }
+    // 1. Inputs.
+    let t = table::read_runs(&dir.join("runs.csv"))?;
+    let exp_path = dir.join(EXPERIMENT_COPY);
+    let (exp, src) = if exp_path.exists() {
+        let (f, s) = config::load(&exp_path)?;
+        (Some(f), s)
+    } else {
+        (None, String::new())
+    };
+    let mf = manifest::Manifest::read(dir)?;
+    let s = summary::summarize(&t);
+    let layout = resolve_layout(
+        exp.as_ref().and_then(|e| e.report.as_ref()),
+        &s,
+        &exp_path,
+        &src,
+    )?;
+
+    // 2. Outputs, in memory where possible.
+    let summary_csv = summary::to_csv(&s);
+    let (charts, mut skipped) = charts::plan_charts(&s, &layout);
+    if !layout.charts_given {
+        // Charts nobody asked for and the data cannot support are not news.
+        skipped.clear();
+    }
+    let svgs = charts
+        .iter()
+        .map(charts::render_svg)
+        .collect::<Result<Vec<_>>>()?;
+    let name = exp
+        .as_ref()
+        .map(|e| e.name.get_ref().clone())
+        .unwrap_or_else(|| {
+            t.col("experiment")
+                .map(|c| t.rows[0][c].clone())
+                .unwrap_or_default()
+        });
+    let md = markdown::render(&markdown::Inputs {
+        name: &name,
+        description: exp.as_ref().map(|e| e.description.as_str()).unwrap_or(""),
+        config: &src,
+        table: &t,
+        summary: &s,
+        layout: &layout,
+        charts: &charts,
+        skipped: &skipped,
+        manifest: mf.as_ref(),
+    });
+
+    let pngs = charts
+        .iter()
+        .map(charts::render_png)
+        .collect::<Result<Vec<_>>>()?;
+
+    // 3. Write, each file through a temporary name.
+    let chart_dir = dir.join("charts");
+    std::fs::create_dir_all(&chart_dir).map_err(io(&chart_dir))?;
+    let mut files = Vec::new();
+    for ((c, svg), png) in charts.iter().zip(&svgs).zip(&pngs) {
+        let p = chart_dir.join(format!("{}.svg", c.stem));
+        csv::write_atomic(&p, svg.as_bytes())?;
+        files.push(p);
+        let p = chart_dir.join(format!("{}.png", c.stem));
+        csv::write_atomic(&p, png)?;
+        files.push(p);
+    }
+    // Charts of an earlier layout that this one no longer draws.
+    let keep: BTreeSet<String> = charts
+        .iter()
+        .flat_map(|c| [format!("{}.svg", c.stem), format!("{}.png", c.stem)])
+        .collect();
+    if let Ok(rd) = std::fs::read_dir(&chart_dir) {
+        let mut stale: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                (n.ends_with(".svg") || n.ends_with(".png")) && !keep.contains(n)
+            })
+            .collect();
+        stale.sort();
+        for p in stale {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    let p = dir.join("summary.csv");
+    csv::write_atomic(&p, &summary_csv)?;
+    files.push(p);
+    let p = dir.join("report.md");
+    csv::write_atomic(&p, md.as_bytes())?;
+    files.push(p);
+    Ok(Built {
+        files,
+        charts: charts.len(),
+        groups: s.groups.len(),
+    })
+}

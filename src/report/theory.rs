@@ -47,6 +47,24 @@ pub struct Prediction {
     pub pearl_leaves: f64,
 }
 
+/// The equivalent uniform branching factor: the b >= 1 for which the full tree of depth d has
+/// `nodes` nodes (bisection; `None` when d = 0 or nodes < d + 1).
+pub fn equivalent_branching(nodes: f64, d: u32) -> Option<f64> {
+    if d == 0 || nodes < d as f64 + 1.0 {
+        return None;
+    }
+    let (mut lo, mut hi) = (1.0f64, nodes.max(2.0));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if full_nodes_real(mid, d) < nodes {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
 pub fn predict(b: u64, d: u32) -> Prediction {
     let r = pearl_branching_factor(b as f64);
     Prediction {
@@ -260,5 +278,14 @@ mod tests {
         ] {
             assert!((pearl_branching_factor(b) - r).abs() < 1e-6, "b={b}");
         }
+    }
+
+    #[test]
+    fn equivalent_branching_recovers_b() {
+        for &(b, d) in &[(3u64, 3u32), (2, 10), (10, 4), (6, 5)] {
+            let e = equivalent_branching(full_nodes(b, d), d).unwrap();
+            assert!((e - b as f64).abs() < 1e-9, "b{b} d{d}: {e}");
+        }
+        assert_eq!(equivalent_branching(5.0, 0), None);
     }
 }

@@ -1,0 +1,163 @@
+//! `manifest.json`: what ran, where and when. Written by `harness run` only (at the start, and
+//! again at the end with the end time); `harness plot` reads it for the environment section of
+//! report.md and never writes it. report.md uses none of its times, so it stays byte-identical.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The file name inside a results folder.
+pub const FILE: &str = "manifest.json";
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub experiment: String,
+    /// The experiment file as given on the command line.
+    pub experiment_file: String,
+    /// FNV-1a 64 of the experiment file's bytes, as 16 hex digits.
+    pub config_hash: String,
+    pub seed: u64,
+    pub harness_version: String,
+    /// `git rev-parse HEAD` in the working directory at run time (`-dirty` appended when
+    /// `git status --porcelain` lists changes); absent outside a git checkout.
+    pub git_commit: Option<String>,
+    /// `rustc --version` of the compiler that built harness.
+    pub rustc: Option<String>,
+    /// `model name` from /proc/cpuinfo.
+    pub cpu: Option<String>,
+    /// Worker threads the runs used.
+    pub threads: usize,
+    pub os: String,
+    pub command_line: Vec<String>,
+    /// UTC, RFC 3339.
+    pub started: String,
+    pub finished: Option<String>,
+    pub runs: Option<usize>,
+}
+
+impl Manifest {
+    /// The manifest at the start of a run.
+    pub fn start(experiment: &str, file: &Path, src: &str, seed: u64, jobs: usize) -> Manifest {
+        let threads = if jobs == 0 {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        } else {
+            jobs
+        };
+        Manifest {
+            experiment: experiment.to_string(),
+            experiment_file: file.display().to_string(),
+            config_hash: format!("{:016x}", crate::experiment::plan::fnv1a(src)),
+            seed,
+            harness_version: env!("CARGO_PKG_VERSION").to_string(),
+            git_commit: git_commit(),
+            rustc: option_env!("HARNESS_RUSTC_VERSION").map(str::to_string),
+            cpu: cpu_model(),
+            threads,
+            os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
+            command_line: std::env::args().collect(),
+            started: now_utc(),
+            finished: None,
+            runs: None,
+        }
+    }
+
+    pub fn finish(&mut self, runs: usize) {
+        self.finished = Some(now_utc());
+        self.runs = Some(runs);
+    }
+
+    pub fn write(&self, dir: &Path) -> Result<()> {
+        let mut text = serde_json::to_string_pretty(self)
+            .map_err(|e| Error::Internal(format!("manifest: {e}")))?;
+        text.push('\n');
+        crate::report::csv::write_atomic(&dir.join(FILE), text.as_bytes())
+    }
+
+    /// Reads `dir/manifest.json`; `Ok(None)` when there is none.
+    pub fn read(dir: &Path) -> Result<Option<Manifest>> {
+        let path = dir.join(FILE);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| Error::input(format!("{}: not a harness manifest: {e}", path.display())))
+    }
+}
+
+fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let mut c = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if let Ok(st) = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no"])
+        .stderr(std::process::Stdio::null())
+        .output()
+    {
+        if st.status.success() && !st.stdout.is_empty() {
+            c.push_str("-dirty");
+        }
+    }
+    Some(c)
+}
+
+fn cpu_model() -> Option<String> {
+    let text = std::fs::read_to_string("/proc/cpuinfo").ok()?;
+    text.lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split_once(':'))
+        .map(|(_, v)| v.trim().to_string())
+}
+
+/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
+pub fn now_utc() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    utc(secs)
+}
+
+/// Seconds since 1970 as `YYYY-MM-DDTHH:MM:SSZ` (proleptic Gregorian, days-to-civil).
+pub fn utc(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::utc(951_782_400), "2000-02-29T00:00:00Z");
+        assert_eq!(super::utc(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+}

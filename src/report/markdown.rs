@@ -1,0 +1,225 @@
+//! `report.md`: the experiment's description and configuration, the charts with the figures
+//! behind each, measured vs predicted, and the environment. A pure function of runs.csv,
+//! experiment.toml and manifest.json; no wall-clock time of its own (manifest times are left
+//! out), so `harness plot` rewrites it byte for byte.
+
+use std::fmt::Write;
+
+use super::charts::{point_row, Chart, Layout};
+use super::manifest::Manifest;
+use super::summary::{fmt_num, Summary};
+use super::table::Table;
+
+pub struct Inputs<'a> {
+    pub name: &'a str,
+    pub description: &'a str,
+    /// The experiment file's text (empty when the results folder has none).
+    pub config: &'a str,
+    pub table: &'a Table,
+    pub summary: &'a Summary,
+    pub layout: &'a Layout,
+    pub charts: &'a [Chart],
+    pub skipped: &'a [String],
+    pub manifest: Option<&'a Manifest>,
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+pub fn render(i: &Inputs) -> String {
+    let mut m = String::new();
+    let _ = writeln!(m, "# {}\n", i.name);
+    if !i.description.is_empty() {
+        let _ = writeln!(m, "{}\n", i.description);
+    }
+    let budget = i.summary.groups.iter().map(|g| g.budget).sum::<usize>();
+    let _ = writeln!(
+        m,
+        "{} runs in {} groups (runs that differ only in position or repetition); {} stopped by a budget. \
+         Files: [runs.csv](runs.csv) (one row per run), [summary.csv](summary.csv) (statistics per group), \
+         [manifest.json](manifest.json), [experiment.toml](experiment.toml).\n",
+        i.table.rows.len(),
+        i.summary.groups.len(),
+        budget
+    );
+
+    let _ = writeln!(m, "## Configuration\n");
+    if i.config.is_empty() {
+        let _ = writeln!(m, "(no experiment.toml in this folder)\n");
+    } else {
+        let _ = writeln!(m, "```toml\n{}\n```\n", i.config.trim_end());
+    }
+    let _ = writeln!(
+        m,
+        "Charts: x = `{}`, series = `{}`, facet = `{}` (parameters that vary and are none of these join the series).\n",
+        i.layout.x,
+        i.layout.series.join(", "),
+        i.layout.facet.join(", ")
+    );
+
+    let _ = writeln!(m, "## Charts\n");
+    let _ = writeln!(
+        m,
+        "Points are means over the group's positions and repetitions; bars span min to max. \
+         Dashed lines are theory for the group's branching factor b (see Measured vs predicted).\n"
+    );
+    for c in i.charts {
+        let _ = writeln!(m, "### {}", cell(&c.title));
+        if !c.facet.is_empty() {
+            let _ = writeln!(m, "\n{}", cell(&c.facet));
+        }
+        let _ = writeln!(
+            m,
+            "\n![{}](charts/{}.png)\n\nVector: [charts/{}.svg](charts/{}.svg)\n",
+            cell(&c.title),
+            c.stem,
+            c.stem,
+            c.stem
+        );
+        let yname = match c.kind {
+            crate::experiment::config::ChartKind::Ebf => "ebf",
+            crate::experiment::config::ChartKind::RatioToMinimal => "nodes / minimal",
+            _ => "nodes",
+        };
+        let series_name = if c.series_columns.is_empty() {
+            "series".to_string()
+        } else {
+            c.series_columns.join(", ")
+        };
+        let _ = writeln!(
+            m,
+            "| {} | {} | {} mean | min | max |\n|---|---:|---:|---:|---:|",
+            cell(&series_name),
+            cell(&c.x_column),
+            yname
+        );
+        for s in &c.series {
+            for p in &s.points {
+                let (x, y, lo, hi) = point_row(p);
+                let _ = writeln!(
+                    m,
+                    "| {} | {} | {} | {} | {} |",
+                    cell(&s.label),
+                    x,
+                    y,
+                    lo,
+                    hi
+                );
+            }
+        }
+        for s in &c.theory {
+            for p in &s.points {
+                let _ = writeln!(
+                    m,
+                    "| {} (theory) | {} | {} | | |",
+                    cell(&s.label),
+                    p.x_label,
+                    fmt_num(p.y)
+                );
+            }
+        }
+        let _ = writeln!(m);
+    }
+    if !i.skipped.is_empty() {
+        let _ = writeln!(m, "Not drawn:\n");
+        for s in i.skipped {
+            let _ = writeln!(m, "- {s}");
+        }
+        let _ = writeln!(m);
+    }
+
+    let _ = writeln!(m, "## Measured vs predicted\n");
+    let s = i.summary;
+    let vary: Vec<usize> = (0..s.params.len())
+        .filter(|&p| s.groups.iter().any(|g| g.key[p] != s.groups[0].key[p]))
+        .collect();
+    let with: Vec<_> = s.groups.iter().filter(|g| g.theory.is_some()).collect();
+    if with.is_empty() {
+        let _ = writeln!(
+            m,
+            "No group has a known branching factor b (no `branching` column, and no minimax/negamax run \
+             on the same game, positions and depth), so there is nothing to predict.\n"
+        );
+    } else {
+        let _ = writeln!(
+            m,
+            "b is the `branching` column when runs.csv has one, else the equivalent uniform branching \
+             factor: the b whose full tree of depth d has as many nodes as minimax/negamax entered on the \
+             same game, options, positions and depth (so for those runs nodes / full tree = 1 by \
+             construction). Minimal tree: Knuth and Moore (1975), sum over l = 0..d of \
+             b^ceil(l/2) + b^floor(l/2) - 1. R*(b): Pearl (1982), asymptotic branching factor of \
+             alpha-beta on random uniform trees.\n"
+        );
+        let mut head = String::from("|");
+        let mut rule = String::from("|");
+        for &p in &vary {
+            let _ = write!(head, " {} |", cell(&s.params[p]));
+            rule.push_str("---|");
+        }
+        head.push_str(" b | nodes mean | minimal tree | nodes / minimal | full tree | nodes / full | ebf mean | R*(b) | ebf / R* |");
+        rule.push_str("---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(m, "{head}\n{rule}");
+        for g in with {
+            let th = g.theory.as_ref().expect("filtered");
+            let mut row = String::from("|");
+            for &p in &vary {
+                let _ = write!(row, " {} |", cell(&g.key[p]));
+            }
+            let nodes = g.stat(s, "nodes").map(|x| x.mean);
+            let ebf = g.stat(s, "ebf").map(|x| x.mean);
+            let o = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
+            let _ = writeln!(
+                row,
+                " {:.3} | {} | {:.1} | {} | {:.1} | {} | {} | {:.3} | {} |",
+                th.branching,
+                nodes.map(fmt_num).unwrap_or_default(),
+                th.minimal_nodes,
+                o(nodes.map(|n| n / th.minimal_nodes)),
+                th.full_nodes,
+                o(nodes.map(|n| n / th.full_nodes)),
+                o(ebf),
+                th.pearl_r,
+                o(ebf.map(|e| e / th.pearl_r)),
+            );
+            m.push_str(&row);
+        }
+        let _ = writeln!(m);
+    }
+
+    let _ = writeln!(m, "## Environment\n");
+    match i.manifest {
+        None => {
+            let _ = writeln!(m, "No manifest.json in this folder: environment unknown.\n");
+        }
+        Some(mf) => {
+            let un = |o: &Option<String>| o.clone().unwrap_or_else(|| "unknown".into());
+            let _ = writeln!(m, "| | |\n|---|---|");
+            let _ = writeln!(m, "| harness | {} |", cell(&mf.harness_version));
+            let _ = writeln!(m, "| git commit | {} |", cell(&un(&mf.git_commit)));
+            let _ = writeln!(m, "| rustc | {} |", cell(&un(&mf.rustc)));
+            let _ = writeln!(m, "| CPU | {} |", cell(&un(&mf.cpu)));
+            let _ = writeln!(m, "| threads | {} |", mf.threads);
+            let _ = writeln!(m, "| OS | {} |", cell(&mf.os));
+            let _ = writeln!(m, "| experiment file | {} |", cell(&mf.experiment_file));
+            let _ = writeln!(m, "| config hash (FNV-1a 64) | {} |", cell(&mf.config_hash));
+            let _ = writeln!(m, "| seed | {} |", mf.seed);
+            let _ = writeln!(m, "| command | `{}` |", cell(&mf.command_line.join(" ")));
+            let _ = writeln!(
+                m,
+                "\nStart and end times are in manifest.json (left out here so that `harness plot` \
+                 rebuilds this file byte for byte).\n"
+            );
+        }
+    }
+    let _ = writeln!(m, "## Statistics\n");
+    let _ = writeln!(
+        m,
+        "summary.csv groups runs by every parameter column (all but position and repetition) and gives, \
+         per counter, the mean, median, geometric mean (empty when a value is 0), min, max and a 95% \
+         Student-t interval of the mean (mean ± t(0.975, n-1)·s/√n, empty for n = 1). Counters are exact; \
+         the interval describes the spread over positions and repetitions. Time columns (time_ns, \
+         nodes_per_second) are wall-clock and differ between runs; all other figures do not."
+    );
+    m
+}

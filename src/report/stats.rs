@@ -1,0 +1,221 @@
+//! Descriptive statistics of one counter over the runs of a group: mean, median, geometric
+//! mean, min, max and a 95% confidence interval of the mean.
+//!
+//! The interval is the Student t interval `mean ± t(0.975, n-1) · s / sqrt(n)`, `s` the sample
+//! standard deviation (divisor n - 1). It assumes the runs are independent draws: exact
+//! counters of a deterministic search over a fixed position set have no sampling error, so read
+//! it as the spread over positions and repetitions, not as a measurement error. With n = 1 there
+//! is no interval (empty fields). The t quantile is computed here (regularized incomplete beta
+//! function, bisection), not looked up, so any n works.
+
+/// Statistics of a non-empty list of values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stats {
+    pub n: usize,
+    pub mean: f64,
+    pub median: f64,
+    /// exp(mean(ln x)); `None` when a value is 0 or negative.
+    pub geomean: Option<f64>,
+    pub min: f64,
+    pub max: f64,
+    /// The 95% t interval of the mean; `None` when n < 2.
+    pub ci95: Option<(f64, f64)>,
+}
+
+impl Stats {
+    /// `None` for an empty list. Values are summed in the order given (callers pass them in
+    /// runs.csv order, so results are reproducible to the bit).
+    pub fn of(values: &[f64]) -> Option<Stats> {
+        let n = values.len();
+        if n == 0 {
+            return None;
+        }
+        let mean = values.iter().sum::<f64>() / n as f64;
+        let mut sorted = values.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let median = if n % 2 == 1 {
+            sorted[n / 2]
+        } else {
+            0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
+        };
+        let geomean = if sorted[0] > 0.0 {
+            Some((values.iter().map(|v| v.ln()).sum::<f64>() / n as f64).exp())
+        } else {
+            None
+        };
+        let ci95 = if n >= 2 {
+            let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64;
+            let half = t_quantile(0.975, (n - 1) as f64) * (var / n as f64).sqrt();
+            Some((mean - half, mean + half))
+        } else {
+            None
+        };
+        Some(Stats {
+            n,
+            mean,
+            median,
+            geomean,
+            min: sorted[0],
+            max: sorted[n - 1],
+            ci95,
+        })
+    }
+}
+
+/// ln Γ(x) for x > 0 (Lanczos approximation, g = 7, n = 9; relative error below 1e-14).
+fn ln_gamma(x: f64) -> f64 {
+    const G: f64 = 7.0;
+    const C: [f64; 9] = [
+        0.999_999_999_999_809_9,
+        676.520_368_121_885_1,
+        -1_259.139_216_722_402_8,
+        771.323_428_777_653_1,
+        -176.615_029_162_140_6,
+        12.507_343_278_686_905,
+        -0.138_571_095_265_720_12,
+        9.984_369_578_019_572e-6,
+        1.505_632_735_149_311_6e-7,
+    ];
+    if x < 0.5 {
+        // Reflection: Γ(x)Γ(1-x) = π / sin(πx).
+        return (std::f64::consts::PI / (std::f64::consts::PI * x).sin()).ln() - ln_gamma(1.0 - x);
+    }
+    let x = x - 1.0;
+    let mut a = C[0];
+    let t = x + G + 0.5;
+    for (i, c) in C.iter().enumerate().skip(1) {
+        a += c / (x + i as f64);
+    }
+    0.5 * (2.0 * std::f64::consts::PI).ln() + (x + 0.5) * t.ln() - t + a.ln()
+}
+
+/// The continued fraction of the incomplete beta function (modified Lentz).
+fn beta_cf(a: f64, b: f64, x: f64) -> f64 {
+    const TINY: f64 = 1e-300;
+    let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
+    let mut c = 1.0;
+    let mut d = 1.0 - qab * x / qap;
+    if d.abs() < TINY {
+        d = TINY;
+    }
+    d = 1.0 / d;
+    let mut h = d;
+    for m in 1..1000 {
+        let m = m as f64;
+        let m2 = 2.0 * m;
+        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+        d = 1.0 + aa * d;
+        if d.abs() < TINY {
+            d = TINY;
+        }
+        c = 1.0 + aa / c;
+        if c.abs() < TINY {
+            c = TINY;
+        }
+        d = 1.0 / d;
+        h *= d * c;
+        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+        d = 1.0 + aa * d;
+        if d.abs() < TINY {
+            d = TINY;
+        }
+        c = 1.0 + aa / c;
+        if c.abs() < TINY {
+            c = TINY;
+        }
+        d = 1.0 / d;
+        let del = d * c;
+        h *= del;
+        if (del - 1.0).abs() < 1e-16 {
+            break;
+        }
+    }
+    h
+}
+
+/// The regularized incomplete beta function I_x(a, b).
+fn inc_beta(a: f64, b: f64, x: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
+    }
+    if x >= 1.0 {
+        return 1.0;
+    }
+    let ln_front = ln_gamma(a + b) - ln_gamma(a) - ln_gamma(b) + a * x.ln() + b * (1.0 - x).ln();
+    if x < (a + 1.0) / (a + b + 2.0) {
+        ln_front.exp() * beta_cf(a, b, x) / a
+    } else {
+        1.0 - ln_front.exp() * beta_cf(b, a, 1.0 - x) / b
+    }
+}
+
+/// The CDF of Student's t distribution with `df` degrees of freedom.
+pub fn t_cdf(t: f64, df: f64) -> f64 {
+    let tail = 0.5 * inc_beta(0.5 * df, 0.5, df / (df + t * t));
+    if t >= 0.0 {
+        1.0 - tail
+    } else {
+        tail
+    }
+}
+
+/// The p-quantile (0.5 < p < 1) of Student's t with `df` degrees of freedom, by bisection.
+pub fn t_quantile(p: f64, df: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    while t_cdf(hi, df) < p {
+        hi *= 2.0;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if t_cdf(mid, df) < p {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn t_quantiles_match_published_tables() {
+        // Two-sided 95% critical values (any statistics table).
+        for &(df, t) in &[
+            (1.0, 12.706205),
+            (2.0, 4.302653),
+            (3.0, 3.182446),
+            (4.0, 2.776445),
+            (9.0, 2.262157),
+            (29.0, 2.045230),
+            (120.0, 1.979930),
+        ] {
+            let q = t_quantile(0.975, df);
+            assert!((q - t).abs() < 1e-5, "df {df}: {q} vs {t}");
+        }
+    }
+
+    #[test]
+    fn stats_by_hand() {
+        // 1, 2, 4: mean 7/3, median 2, geomean 2, s^2 = ((4/3)^2 + (1/3)^2 + (5/3)^2)/2 = 7/3.
+        let s = Stats::of(&[4.0, 1.0, 2.0]).unwrap();
+        assert_eq!(s.n, 3);
+        assert!((s.mean - 7.0 / 3.0).abs() < 1e-12);
+        assert_eq!(s.median, 2.0);
+        assert!((s.geomean.unwrap() - 2.0).abs() < 1e-12);
+        assert_eq!((s.min, s.max), (1.0, 4.0));
+        let half = 4.302653 * (7.0f64 / 3.0 / 3.0).sqrt();
+        let (lo, hi) = s.ci95.unwrap();
+        assert!((lo - (7.0 / 3.0 - half)).abs() < 1e-5);
+        assert!((hi - (7.0 / 3.0 + half)).abs() < 1e-5);
+        // Even count: the median is the mean of the middle two; a zero has no geometric mean.
+        let s = Stats::of(&[0.0, 3.0, 1.0, 10.0]).unwrap();
+        assert_eq!(s.median, 2.0);
+        assert_eq!(s.geomean, None);
+        // One value: no interval.
+        assert_eq!(Stats::of(&[5.0]).unwrap().ci95, None);
+        assert_eq!(Stats::of(&[]), None);
+    }
+}

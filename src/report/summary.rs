@@ -1,0 +1,322 @@
+//! `summary.csv`: runs grouped by every parameter column (see `table` for the roles), with
+//! statistics of every counter and the theory of the group's tree.
+//!
+//! Columns: the parameters; `runs` (rows in the group), `positions` (distinct positions),
+//! `budget_runs` (runs stopped by a budget, included in the statistics); for each counter `c`:
+//! `c_mean, c_median, c_geomean, c_min, c_max, c_ci95_low, c_ci95_high` over the runs where it
+//! is not empty (see `stats` for the interval); then the theory columns:
+//! - `branching`, `branching_source`: the b of the theory. Taken from a `branching` column when
+//!   runs.csv has one (uniform trees); otherwise the *equivalent uniform branching factor* of the
+//!   full-width search: the b whose full tree of the group's depth has as many nodes as
+//!   minimax/negamax entered (mean over the group's positions) on the same game, options,
+//!   positions and depth. Empty when neither exists.
+//! - `full_tree_nodes` = sum of b^l for l = 0..d; `minimal_tree_nodes` = Knuth and Moore's
+//!   minimal tree, sum over l = 0..d of b^ceil(l/2) + b^floor(l/2) - 1; `pearl_r` = R*(b);
+//! - `nodes_over_minimal`, `nodes_over_full` = nodes_mean divided by those, and
+//!   `ebf_over_pearl` = ebf_mean / R*(b).
+//!
+//! Groups are sorted by their parameter values (numerically where both values are numbers).
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::stats::Stats;
+use super::table::{numeric, Role, Table};
+use super::theory;
+use crate::experiment::plan::OPTION_COLUMNS;
+
+/// The b used by the theory columns, and where it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Theory {
+    pub branching: f64,
+    pub source: &'static str,
+    pub depth: u32,
+    pub full_nodes: f64,
+    pub minimal_nodes: f64,
+    pub pearl_r: f64,
+}
+
+/// One group of runs: the same value in every parameter column.
+#[derive(Clone, Debug)]
+pub struct Group {
+    /// Values of `Summary::params`, in that order.
+    pub key: Vec<String>,
+    /// Row indices into the table, in runs.csv order.
+    pub rows: Vec<usize>,
+    pub positions: usize,
+    pub budget: usize,
+    /// One entry per `Summary::counters`.
+    pub stats: Vec<Option<Stats>>,
+    pub theory: Option<Theory>,
+}
+
+impl Group {
+    pub fn stat(&self, summary: &Summary, counter: &str) -> Option<&Stats> {
+        let i = summary.counters.iter().position(|c| c == counter)?;
+        self.stats[i].as_ref()
+    }
+    pub fn param<'a>(&'a self, summary: &Summary, name: &str) -> Option<&'a str> {
+        let i = summary.params.iter().position(|c| c == name)?;
+        Some(self.key[i].as_str())
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Summary {
+    pub params: Vec<String>,
+    pub counters: Vec<String>,
+    pub groups: Vec<Group>,
+}
+
+/// Compares two field values: as numbers when both are, else as text.
+pub fn cmp_values(a: &str, b: &str) -> Ordering {
+    match (numeric(a), numeric(b)) {
+        (Some(x), Some(y)) => x.total_cmp(&y).then_with(|| a.cmp(b)),
+        _ => a.cmp(b),
+    }
+}
+
+/// A number as summary/report text: integers exactly, others with six decimals, trailing
+/// zeros trimmed. Deterministic (no locale, no platform formatting).
+pub fn fmt_num(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        let s = format!("{v:.6}");
+        let s = s.trim_end_matches('0').trim_end_matches('.');
+        if s == "-0" {
+            "0".to_string()
+        } else {
+            s.to_string()
+        }
+    }
+}
+
+/// Groups the table and computes statistics and theory.
+pub fn summarize(t: &Table) -> Summary {
+    let pcols = t.columns_with(Role::Parameter);
+    let ccols = t.columns_with(Role::Counter);
+    let mut by_key: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
+    for (r, row) in t.rows.iter().enumerate() {
+        let key: Vec<String> = pcols.iter().map(|&c| row[c].clone()).collect();
+        by_key.entry(key).or_default().push(r);
+    }
+    let mut keyed: Vec<(Vec<String>, Vec<usize>)> = by_key.into_iter().collect();
+    keyed.sort_by(|a, b| {
+        a.0.iter()
+            .zip(&b.0)
+            .map(|(x, y)| cmp_values(x, y))
+            .find(|o| *o != Ordering::Equal)
+            .unwrap_or(Ordering::Equal)
+    });
+    let pos = t.col("position_id");
+    let status = t.col("status");
+    let full_width = full_width_nodes(t);
+    let groups = keyed
+        .into_iter()
+        .map(|(key, rows)| {
+            let positions: BTreeSet<&str> = rows
+                .iter()
+                .map(|&r| pos.map(|p| t.rows[r][p].as_str()).unwrap_or(""))
+                .collect();
+            let budget = rows
+                .iter()
+                .filter(|&&r| status.is_some_and(|s| t.rows[r][s] != "ok"))
+                .count();
+            let stats = ccols
+                .iter()
+                .map(|&c| {
+                    let v: Vec<f64> = rows
+                        .iter()
+                        .filter_map(|&r| numeric(&t.rows[r][c]))
+                        .collect();
+                    Stats::of(&v)
+                })
+                .collect();
+            let theory = group_theory(t, &rows, &full_width);
+            Group {
+                key,
+                positions: positions.len(),
+                rows,
+                budget,
+                stats,
+                theory,
+            }
+        })
+        .collect();
+    Summary {
+        params: pcols.iter().map(|&c| t.header[c].clone()).collect(),
+        counters: ccols.iter().map(|&c| t.header[c].clone()).collect(),
+        groups,
+    }
+}
+
+/// The tree a run searched, for matching with full-width runs: game, game options, depth.
+fn tree_key(t: &Table, row: usize) -> Vec<String> {
+    std::iter::once("game")
+        .chain(OPTION_COLUMNS.iter().copied())
+        .chain(std::iter::once("depth"))
+        .filter_map(|c| t.col(c).map(|i| t.rows[row][i].clone()))
+        .collect()
+}
+
+/// Mean nodes of the full-width (minimax, negamax) runs that finished, by (tree, position).
+fn full_width_nodes(t: &Table) -> BTreeMap<(Vec<String>, String), f64> {
+    let (Some(alg), Some(pos), Some(nodes), Some(status)) = (
+        t.col("algorithm"),
+        t.col("position_id"),
+        t.col("nodes"),
+        t.col("status"),
+    ) else {
+        return BTreeMap::new();
+    };
+    let mut acc: BTreeMap<(Vec<String>, String), (f64, usize)> = BTreeMap::new();
+    for (r, row) in t.rows.iter().enumerate() {
+        if (row[alg] == "minimax" || row[alg] == "negamax") && row[status] == "ok" {
+            if let Some(n) = numeric(&row[nodes]) {
+                let e = acc
+                    .entry((tree_key(t, r), row[pos].clone()))
+                    .or_insert((0.0, 0));
+                e.0 += n;
+                e.1 += 1;
+            }
+        }
+    }
+    acc.into_iter()
+        .map(|(k, (s, n))| (k, s / n as f64))
+        .collect()
+}
+
+fn group_theory(
+    t: &Table,
+    rows: &[usize],
+    full_width: &BTreeMap<(Vec<String>, String), f64>,
+) -> Option<Theory> {
+    let depth_col = t.col("depth")?;
+    let d = numeric(&t.rows[rows[0]][depth_col])?;
+    if d < 1.0
+        || d.fract() != 0.0
+        || rows
+            .iter()
+            .any(|&r| t.rows[r][depth_col] != t.rows[rows[0]][depth_col])
+    {
+        return None;
+    }
+    let d = d as u32;
+    let (b, source) = if let Some(bc) = t.col("branching") {
+        let v: Vec<f64> = rows
+            .iter()
+            .filter_map(|&r| numeric(&t.rows[r][bc]))
+            .collect();
+        if v.is_empty() {
+            return None;
+        }
+        (v.iter().sum::<f64>() / v.len() as f64, "branching column")
+    } else {
+        let pos = t.col("position_id")?;
+        let positions: BTreeSet<(Vec<String>, String)> = rows
+            .iter()
+            .map(|&r| (tree_key(t, r), t.rows[r][pos].clone()))
+            .collect();
+        let mut sum = 0.0;
+        for p in &positions {
+            sum += full_width.get(p)?;
+        }
+        let n = sum / positions.len() as f64;
+        (
+            theory::equivalent_branching(n, d)?,
+            "equivalent uniform tree of minimax/negamax",
+        )
+    };
+    if b < 1.0 {
+        return None;
+    }
+    Some(Theory {
+        branching: b,
+        source,
+        depth: d,
+        full_nodes: theory::full_nodes_real(b, d),
+        minimal_nodes: theory::minimal_nodes_real(b, d),
+        pearl_r: theory::pearl_branching_factor(b),
+    })
+}
+
+/// Suffixes of the statistics columns, in order.
+pub const STAT_SUFFIXES: [&str; 7] = [
+    "mean",
+    "median",
+    "geomean",
+    "min",
+    "max",
+    "ci95_low",
+    "ci95_high",
+];
+
+/// The theory columns, in order.
+pub const THEORY_COLUMNS: [&str; 8] = [
+    "branching",
+    "branching_source",
+    "full_tree_nodes",
+    "minimal_tree_nodes",
+    "pearl_r",
+    "nodes_over_minimal",
+    "nodes_over_full",
+    "ebf_over_pearl",
+];
+
+/// summary.csv as bytes.
+pub fn to_csv(s: &Summary) -> Vec<u8> {
+    let mut header: Vec<String> = s.params.clone();
+    header.extend(["runs", "positions", "budget_runs"].map(String::from));
+    for c in &s.counters {
+        header.extend(STAT_SUFFIXES.iter().map(|x| format!("{c}_{x}")));
+    }
+    // A runs.csv column already named like a theory column keeps its name; ours get `theory_`.
+    header.extend(THEORY_COLUMNS.iter().map(|x| {
+        if s.counters.iter().chain(&s.params).any(|c| c == x) {
+            format!("theory_{x}")
+        } else {
+            x.to_string()
+        }
+    }));
+    let mut w = ::csv::Writer::from_writer(Vec::new());
+    let _ = w.write_record(&header);
+    let opt = |v: Option<f64>| v.map(fmt_num).unwrap_or_default();
+    for g in &s.groups {
+        let mut rec = g.key.clone();
+        rec.push(g.rows.len().to_string());
+        rec.push(g.positions.to_string());
+        rec.push(g.budget.to_string());
+        for st in &g.stats {
+            match st {
+                Some(st) => {
+                    rec.push(fmt_num(st.mean));
+                    rec.push(fmt_num(st.median));
+                    rec.push(opt(st.geomean));
+                    rec.push(fmt_num(st.min));
+                    rec.push(fmt_num(st.max));
+                    rec.push(opt(st.ci95.map(|c| c.0)));
+                    rec.push(opt(st.ci95.map(|c| c.1)));
+                }
+                None => rec.extend(std::iter::repeat_n(String::new(), STAT_SUFFIXES.len())),
+            }
+        }
+        match &g.theory {
+            Some(th) => {
+                let nodes = g.stat(s, "nodes").map(|x| x.mean);
+                let ebf = g.stat(s, "ebf").map(|x| x.mean);
+                rec.push(fmt_num(th.branching));
+                rec.push(th.source.to_string());
+                rec.push(fmt_num(th.full_nodes));
+                rec.push(fmt_num(th.minimal_nodes));
+                rec.push(fmt_num(th.pearl_r));
+                rec.push(opt(nodes.map(|n| n / th.minimal_nodes)));
+                rec.push(opt(nodes.map(|n| n / th.full_nodes)));
+                rec.push(opt(ebf.map(|e| e / th.pearl_r)));
+            }
+            None => rec.extend(std::iter::repeat_n(String::new(), THEORY_COLUMNS.len())),
+        }
+        let _ = w.write_record(&rec);
+    }
+    w.into_inner().unwrap_or_default()
+}

@@ -1,0 +1,200 @@
+//! Reading `runs.csv` back, checking it is what `harness run` writes, and sorting its columns
+//! into roles.
+//!
+//! Column roles (generic, so that columns added later need no change here):
+//! - **identity**: `experiment`, `run_key`, `position_id`, `position`, `rep`, `seed`: which run
+//!   this is. Not grouped by, not summarized.
+//! - **parameter**: every other column before `status`, every column named in
+//!   [`KNOWN_PARAMETERS`] wherever it stands, and every column after `status` whose values are
+//!   not all numbers. Summaries group by all parameters.
+//! - **result**: `status`, `value`, `best_move`, `pv`: per-run outcomes, not averaged.
+//! - **counter**: every other column after `status` whose non-empty values are all numbers
+//!   (nodes, leaves, ..., ebf, time_ns, and whatever counters or theory columns are added).
+
+use std::path::Path;
+
+use crate::error::{Error, Result};
+use crate::report::csv as runs_csv;
+
+/// Columns that identify a run.
+pub const IDENTITY: [&str; 6] = [
+    "experiment",
+    "run_key",
+    "position_id",
+    "position",
+    "rep",
+    "seed",
+];
+/// Per-run outcomes that are not counters.
+pub const RESULTS: [&str; 4] = ["status", "value", "best_move", "pv"];
+/// Numeric columns that are parameters even after `status` (table sizes and other settings).
+pub const KNOWN_PARAMETERS: [&str; 6] = [
+    "tt",
+    "tt_enabled",
+    "tt_entries",
+    "tt_size",
+    "tt_replacement",
+    "branching",
+];
+
+/// The role of a column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Identity,
+    Parameter,
+    Result,
+    Counter,
+}
+
+/// runs.csv in memory.
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub roles: Vec<Role>,
+}
+
+impl Table {
+    pub fn col(&self, name: &str) -> Option<usize> {
+        self.header.iter().position(|h| h == name)
+    }
+
+    pub fn columns_with(&self, role: Role) -> Vec<usize> {
+        (0..self.header.len())
+            .filter(|&i| self.roles[i] == role)
+            .collect()
+    }
+}
+
+/// Whether a field is a number (as written by harness: integers or decimals).
+pub fn numeric(s: &str) -> Option<f64> {
+    let v: f64 = s.trim().parse().ok()?;
+    v.is_finite().then_some(v)
+}
+
+/// The columns every runs.csv of this harness has (option columns come and go with the games).
+pub fn required_columns() -> Vec<&'static str> {
+    runs_csv::HEAD
+        .iter()
+        .chain(runs_csv::PARAMS.iter())
+        .chain(runs_csv::COUNTER_COLUMNS.iter())
+        .copied()
+        .collect()
+}
+
+/// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
+pub fn read_runs(path: &Path) -> Result<Table> {
+    let shown = path.display();
+    if !path.is_file() {
+        return Err(Error::input(format!(
+            "{shown}: not found; `harness plot` needs a results folder written by `harness run` (with runs.csv in it)"
+        )));
+    }
+    let mut rdr = ::csv::ReaderBuilder::new()
+        .has_headers(true)
+        .from_path(path)
+        .map_err(|e| Error::input(format!("{shown}: cannot read: {e}")))?;
+    let header: Vec<String> = rdr
+        .headers()
+        .map_err(|e| Error::input(format!("{shown}: cannot read the header: {e}")))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let missing: Vec<&str> = required_columns()
+        .into_iter()
+        .filter(|c| !header.iter().any(|h| h == c))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::input(format!(
+            "{shown}: the columns do not match what `harness run` writes: missing {}",
+            missing.join(", ")
+        )));
+    }
+    for (i, h) in header.iter().enumerate() {
+        if header[..i].contains(h) {
+            return Err(Error::input(format!("{shown}: column `{h}` appears twice")));
+        }
+    }
+    let status = header.iter().position(|h| h == "status").unwrap_or(0);
+    if header.iter().position(|h| h == "run_key") > Some(status) {
+        return Err(Error::input(format!(
+            "{shown}: the columns are not in the order `harness run` writes (parameters, then `status`, then results and counters)"
+        )));
+    }
+    let mut rows = Vec::new();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| {
+            let line = e.position().map(|p| p.line()).unwrap_or(0);
+            Error::input(format!("{shown}:{line}: {e}"))
+        })?;
+        rows.push(rec.iter().map(str::to_string).collect::<Vec<_>>());
+    }
+    if rows.is_empty() {
+        return Err(Error::input(format!("{shown}: no runs (only a header)")));
+    }
+    // Counters harness always writes must be numbers in every row.
+    for name in [
+        "nodes", "leaves", "terminal", "cutoffs", "max_ply", "time_ns",
+    ] {
+        let c = header.iter().position(|h| h == name).unwrap_or(0);
+        for (r, row) in rows.iter().enumerate() {
+            if numeric(&row[c]).is_none() {
+                return Err(Error::input(format!(
+                    "{shown}:{}: column `{name}` holds `{}`, not a number",
+                    r + 2,
+                    row[c]
+                )));
+            }
+        }
+    }
+    let e = header.iter().position(|h| h == "experiment").unwrap_or(0);
+    if rows.iter().any(|r| r[e] != rows[0][e]) {
+        return Err(Error::input(format!(
+            "{shown}: rows of more than one experiment; a results folder holds one"
+        )));
+    }
+    let k = header.iter().position(|h| h == "run_key").unwrap_or(0);
+    let mut keys: Vec<&str> = rows.iter().map(|r| r[k].as_str()).collect();
+    keys.sort_unstable();
+    if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Error::input(format!(
+            "{shown}: run key `{}` appears twice",
+            w[0]
+        )));
+    }
+    let roles = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let h = h.as_str();
+            if IDENTITY.contains(&h) {
+                Role::Identity
+            } else if RESULTS.contains(&h) {
+                Role::Result
+            } else if i < status || KNOWN_PARAMETERS.contains(&h) {
+                Role::Parameter
+            } else {
+                let mut any = false;
+                let all_numeric = rows.iter().all(|r| {
+                    r[i].is_empty() || {
+                        any = true;
+                        numeric(&r[i]).is_some()
+                    }
+                });
+                if all_numeric && any {
+                    Role::Counter
+                } else if all_numeric {
+                    // Empty everywhere: nothing to summarize or group by.
+                    Role::Result
+                } else {
+                    Role::Parameter
+                }
+            }
+        })
+        .collect();
+    Ok(Table {
+        header,
+        rows,
+        roles,
+    })
+}
