@@ -1,0 +1,300 @@
+//! Reports: `harness plot` rebuilds exactly what `harness run` wrote; bad input to `plot` is
+//! an input error (exit 2) that overwrites nothing; summary statistics of a hand-made runs.csv.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn harness() -> Command {
+    Command::cargo_bin("harness").expect("the harness binary")
+}
+
+/// Every file under `dir`, relative path -> bytes, sorted.
+fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn plot_rebuilds_run_output_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("ttt");
+    let exp = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/tictactoe.toml");
+    harness()
+        .args([
+            "run",
+            exp.to_str().unwrap(),
+            "--quiet",
+            "--jobs",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let before = files(&out);
+    let names: Vec<String> = before
+        .iter()
+        .map(|(p, _)| p.display().to_string())
+        .collect();
+    for f in [
+        "runs.csv",
+        "summary.csv",
+        "report.md",
+        "manifest.json",
+        "experiment.toml",
+        "charts/nodes-scale-win-loss.svg",
+        "charts/nodes-scale-win-loss.png",
+        "charts/ebf-scale-depth-penalty.png",
+        "charts/ratio-to-minimal-scale-win-loss.svg",
+    ] {
+        assert!(names.iter().any(|n| n == f), "{f} missing from {names:?}");
+    }
+    // No temporary files are left behind.
+    assert!(names.iter().all(|n| !n.contains("tmp")), "{names:?}");
+    // Remove the derived files so that plot must write them all again.
+    fs::remove_file(out.join("summary.csv")).unwrap();
+    fs::remove_file(out.join("report.md")).unwrap();
+    fs::remove_dir_all(out.join("charts")).unwrap();
+    harness().arg("plot").arg(&out).assert().success();
+    let after = files(&out);
+    assert_eq!(before.len(), after.len());
+    for ((p, a), (q, b)) in before.iter().zip(&after) {
+        assert_eq!(p, q);
+        assert!(a == b, "{} differs after `harness plot`", p.display());
+    }
+    // The PNG really is a PNG, the SVG an SVG with text drawn in the registered family.
+    let png = fs::read(out.join("charts/nodes-scale-win-loss.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = fs::read_to_string(out.join("charts/nodes-scale-win-loss.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("search depth (plies)"));
+    // Nothing in summary.csv or report.md depends on the clock except the time columns.
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    let manifest = fs::read_to_string(out.join("manifest.json")).unwrap();
+    let started = manifest
+        .lines()
+        .find(|l| l.contains("\"started\""))
+        .unwrap()
+        .split('"')
+        .nth(3)
+        .unwrap()
+        .to_string();
+    assert!(!md.contains(&started));
+}
+
+fn sentinel(dir: &Path) {
+    fs::create_dir_all(dir.join("charts")).unwrap();
+    fs::write(dir.join("summary.csv"), "old summary").unwrap();
+    fs::write(dir.join("report.md"), "old report").unwrap();
+    fs::write(dir.join("charts/nodes.svg"), "old chart").unwrap();
+}
+
+fn assert_untouched(dir: &Path) {
+    assert_eq!(
+        fs::read_to_string(dir.join("summary.csv")).unwrap(),
+        "old summary"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("report.md")).unwrap(),
+        "old report"
+    );
+    assert_eq!(
+        fs::read_to_string(dir.join("charts/nodes.svg")).unwrap(),
+        "old chart"
+    );
+    let n = fs::read_dir(dir.join("charts")).unwrap().count();
+    assert_eq!(n, 1, "nothing new in charts/");
+}
+
+#[test]
+fn plot_without_runs_csv_is_an_input_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    sentinel(tmp.path());
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("runs.csv") && err.contains("not found"),
+        "{err}"
+    );
+    assert_untouched(tmp.path());
+    // A path that is no folder at all.
+    let out = harness()
+        .arg("plot")
+        .arg(tmp.path().join("nope"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("not a folder"), "{err}");
+}
+
+#[test]
+fn plot_with_foreign_columns_is_an_input_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    sentinel(tmp.path());
+    fs::write(tmp.path().join("runs.csv"), "a,b,c\n1,2,3\n").unwrap();
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("do not match") && err.contains("missing experiment, run_key"),
+        "{err}"
+    );
+    assert_untouched(tmp.path());
+    // The right columns but a word where a counter belongs.
+    let csv = hand_made().replace(",4,3,", ",four,3,");
+    fs::write(tmp.path().join("runs.csv"), csv).unwrap();
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("`nodes` holds `four`"), "{err}");
+    assert_untouched(tmp.path());
+    // Rows of unequal length.
+    fs::write(
+        tmp.path().join("runs.csv"),
+        hand_made() + "tiny,x,uniform\n",
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().code(2);
+    assert_untouched(tmp.path());
+}
+
+/// A runs.csv in harness's columns, plus `branching` (a parameter by name), `tt_hits` (an
+/// unknown numeric column after status: a counter) and `note` (unknown text: a parameter).
+/// Group natural: nodes 1, 2, 4 over three positions; group static: nodes 3 (one run).
+fn hand_made() -> String {
+    let head = "experiment,run_key,game,branching,position_id,position,algorithm,variant,depth,ordering,tie_break,rep,seed,status,value,best_move,pv,nodes,leaves,terminal,cutoffs,first_move_cutoffs,max_ply,ebf,time_ns,nodes_per_second,tt_hits,note";
+    let row = |key: &str, pos: u32, ord: &str, nodes: u32, hits: u32| {
+        format!("tiny,{key},uniform,2,{pos},p{pos},alphabeta,fail-soft,4,{ord},first,0,1,ok,0,a,a,{nodes},3,0,0,0,4,,100,5,{hits},x\n")
+    };
+    let mut s = format!("{head}\n");
+    s += &row("k1", 0, "natural", 4, 1);
+    s += &row("k2", 1, "natural", 1, 2);
+    s += &row("k3", 2, "natural", 2, 6);
+    s += &row("k4", 0, "static", 3, 0);
+    s
+}
+
+#[test]
+fn summary_statistics_of_a_hand_made_runs_csv() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("runs.csv"), hand_made()).unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let text = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let head: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    let rows: Vec<Vec<String>> = rdr
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "two groups: natural, static");
+    let get = |r: usize, c: &str| -> String {
+        let i = head
+            .iter()
+            .position(|h| h == c)
+            .unwrap_or_else(|| panic!("no {c} in {head:?}"));
+        rows[r][i].clone()
+    };
+    // Grouping keys: parameters before status, branching, and the text column `note`; not
+    // position, rep, seed, run_key.
+    assert_eq!(
+        &head[..9],
+        &[
+            "game",
+            "branching",
+            "algorithm",
+            "variant",
+            "depth",
+            "ordering",
+            "tie_break",
+            "note",
+            "runs"
+        ]
+    );
+    assert!(!head
+        .iter()
+        .any(|h| h == "position_id" || h.starts_with("seed")));
+    assert_eq!(get(0, "ordering"), "natural");
+    assert_eq!(get(0, "runs"), "3");
+    assert_eq!(get(0, "positions"), "3");
+    assert_eq!(get(0, "budget_runs"), "0");
+    // nodes 4, 1, 2: mean 7/3, median 2, geometric mean (8)^(1/3) = 2, min 1, max 4.
+    assert_eq!(get(0, "nodes_mean"), "2.333333");
+    assert_eq!(get(0, "nodes_median"), "2");
+    assert_eq!(get(0, "nodes_geomean"), "2");
+    assert_eq!(get(0, "nodes_min"), "1");
+    assert_eq!(get(0, "nodes_max"), "4");
+    // s^2 = ((4-7/3)^2 + (1-7/3)^2 + (2-7/3)^2) / 2 = 7/3; half width t(0.975, 2) * sqrt(s^2/3)
+    // = 4.302653 * 0.881917 = 3.794583: interval (-1.461250, 6.127917).
+    let lo: f64 = get(0, "nodes_ci95_low").parse().unwrap();
+    let hi: f64 = get(0, "nodes_ci95_high").parse().unwrap();
+    assert!((lo - -1.461250).abs() < 2e-6, "{lo}");
+    assert!((hi - 6.127917).abs() < 2e-6, "{hi}");
+    // tt_hits (unknown numeric column after status) is a counter: 1, 2, 6.
+    assert_eq!(get(0, "tt_hits_mean"), "3");
+    assert_eq!(get(0, "tt_hits_median"), "2");
+    // A zero has no geometric mean; one run has no interval.
+    assert_eq!(get(1, "tt_hits_geomean"), "");
+    assert_eq!(get(1, "nodes_mean"), "3");
+    assert_eq!(get(1, "nodes_ci95_low"), "");
+    // ebf is empty in every row: not a counter, no columns.
+    assert!(!head.iter().any(|h| h == "ebf_mean"));
+    // Theory from the branching column, b = 2, d = 4 (Knuth & Moore 1975: 18 nodes; full
+    // tree 31 nodes).
+    assert_eq!(get(0, "branching"), "2");
+    assert_eq!(get(0, "branching_source"), "branching column");
+    assert_eq!(get(0, "minimal_tree_nodes"), "18");
+    assert_eq!(get(0, "full_tree_nodes"), "31");
+    assert_eq!(get(0, "pearl_r"), "1.618034");
+    assert_eq!(get(1, "nodes_over_minimal"), "0.166667");
+    // report.md exists and shows the numbers; without experiment.toml/manifest.json it says so.
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    assert!(
+        md.contains("# tiny")
+            && md.contains("no experiment.toml")
+            && md.contains("environment unknown")
+    );
+    assert!(tmp.path().join("charts/nodes.png").exists());
+}
+
+#[test]
+fn report_section_errors_point_at_the_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("runs.csv"), hand_made()).unwrap();
+    let exp = "name = \"tiny\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n[report]\nseries = \"colour\"\n";
+    fs::write(tmp.path().join("experiment.toml"), exp).unwrap();
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("experiment.toml:8:10")
+            && err.contains("`colour`")
+            && err.contains("allowed: game, branching"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("summary.csv").exists());
+    // Unknown keys and chart names are caught by the parser, with their position.
+    fs::write(
+        tmp.path().join("experiment.toml"),
+        exp.replace("series = \"colour\"", "charts = [\"pie\"]"),
+    )
+    .unwrap();
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("experiment.toml:8:") && err.contains("pie"),
+        "{err}"
+    );
+}
