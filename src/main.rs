@@ -48,6 +48,8 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let (parsed, src) = config::load(&file)?;
             let plan = plan::build(&file, &src, &parsed)?;
             let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
+            // Everything is checked before the folder gets its experiment copy and manifest.
+            runner::validate_plan(&plan)?;
             runner::prepare_output(&dir)?;
             let mut manifest =
                 report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, jobs);

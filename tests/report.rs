@@ -298,3 +298,31 @@ fn report_section_errors_point_at_the_key() {
         "{err}"
     );
 }
+
+#[test]
+fn table_size_column_gives_a_nodes_vs_table_chart() {
+    // tt_entries after status is still a parameter (by name); depth 4 and 6; three sizes.
+    let head = "experiment,run_key,game,position_id,position,algorithm,variant,depth,ordering,tie_break,rep,seed,status,value,best_move,pv,nodes,leaves,terminal,cutoffs,first_move_cutoffs,max_ply,ebf,time_ns,nodes_per_second,tt_entries,tt_hits";
+    let mut csv = format!("{head}\n");
+    let mut k = 0;
+    for depth in [4, 6] {
+        for (size, nodes) in [(1024, 900), (65536, 500), (4194304, 300)] {
+            for pos in 0..2 {
+                k += 1;
+                let n = nodes * depth / 4 + pos * 10;
+                csv += &format!("tt,k{k:02},tictactoe,{pos},p,alphabeta,fail-soft,{depth},static,first,0,1,ok,0,a,a,{n},1,0,0,0,{depth},2.5,100,5,{size},7\n");
+            }
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("runs.csv"), csv).unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let svg = fs::read_to_string(tmp.path().join("charts/nodes-vs-table.svg")).unwrap();
+    assert!(
+        svg.contains("tt_entries (table entries, log scale)"),
+        "x axis title"
+    );
+    let summary = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 1 + 6, "groups: 2 depths x 3 sizes");
+    assert!(summary.lines().next().unwrap().contains(",tt_entries,"));
+}

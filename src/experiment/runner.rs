@@ -177,6 +177,14 @@ fn reference<G: Game>(
     })
 }
 
+/// Checks every run of the plan against its position (see `validate`).
+pub fn validate_plan(plan: &Plan) -> Result<()> {
+    for run in &plan.runs {
+        validate(run).map_err(|e| Error::input(format!("run {}: {e}", run.key)))?;
+    }
+    Ok(())
+}
+
 /// Makes sure `dir` exists and can be written, before any search runs.
 pub fn prepare_output(dir: &Path) -> Result<()> {
     let bad = |e: std::io::Error| {
@@ -194,9 +202,7 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
 
 /// Runs every run of the plan and writes `dir/runs.csv`. Returns the records, sorted.
 pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
-    for run in &plan.runs {
-        validate(run).map_err(|e| Error::input(format!("run {}: {e}", run.key)))?;
-    }
+    validate_plan(plan)?;
     prepare_output(dir)?;
     let partial_path: PathBuf = dir.join("runs.csv.partial");
     let partial = Mutex::new(

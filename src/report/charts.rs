@@ -117,6 +117,9 @@ fn label_of(s: &Summary, g: &Group, cols: &[String], with_names: bool) -> String
                 Some(format!("{c}={v}"))
             } else if v.is_empty() {
                 None
+            } else if v == "true" || v == "false" || numeric(v).is_some() {
+                // A bare number or true/false says nothing without its column.
+                Some(format!("{c}={v}"))
             } else {
                 Some(v.to_string())
             }
@@ -192,7 +195,7 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
         let mut series: Vec<String> = layout
             .series
             .iter()
-            .filter(|c| **c != x && !layout.facet.contains(c))
+            .filter(|c| **c != x && !layout.facet.contains(c) && varying(s, c))
             .cloned()
             .collect();
         for p in &s.params {
@@ -554,6 +557,27 @@ pub fn canvas_height(c: &Chart) -> u32 {
     PLOT_HEIGHT + (rows + 1) * LEGEND_ROW + 20
 }
 
+/// Labelled and grid-only ticks of a log axis over [lo, hi]: powers of 10 when they give at
+/// least four labels, else 1-2-5 steps, else every integer multiple of a power of 10.
+fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let pick = |ms: &[f64]| -> Vec<f64> {
+        (a..=b)
+            .flat_map(|k| ms.iter().map(move |m| m * 10f64.powi(k)))
+            .filter(|v| *v >= lo && *v <= hi)
+            .collect()
+    };
+    let all: Vec<f64> = (1..10).map(f64::from).collect();
+    let mut bold = pick(&[1.0]);
+    if bold.len() < 4 {
+        bold = pick(&[1.0, 2.0, 5.0]);
+    }
+    if bold.len() < 4 {
+        bold = pick(&all);
+    }
+    (bold, pick(&all))
+}
+
 /// Compact tick text: 1500 -> 1.5k, 2e6 -> 2M.
 fn si(v: f64) -> String {
     let a = v.abs();
@@ -748,7 +772,8 @@ pub fn draw<DB: DrawingBackend>(
     };
     let y_fmt = |v: &f64| si(*v);
     let n_xlabels = if c.categories.is_some() || integer_x {
-        ((x1 - x0) / step).ceil() as usize + 1
+        // Unit steps, so that every x with data gets its label (up to 20 labels).
+        (x1 - x0).ceil() as usize + 1
     } else {
         8
     };
@@ -859,8 +884,15 @@ pub fn draw<DB: DrawingBackend>(
 
     match (c.log_x, c.log_y) {
         (false, true) => {
+            let (yb, yl) = log_ticks(y0, y1);
             let mut chart = builder
-                .build_cartesian_2d(x0..x1, (y0..y1).log_scale())
+                .build_cartesian_2d(
+                    x0..x1,
+                    (y0..y1)
+                        .log_scale()
+                        .with_key_points(yb)
+                        .with_light_points(yl),
+                )
                 .map_err(e)?;
             body!(chart);
         }
@@ -869,14 +901,32 @@ pub fn draw<DB: DrawingBackend>(
             body!(chart);
         }
         (true, true) => {
+            let (xb, xl) = log_ticks(x0, x1);
+            let (yb, yl) = log_ticks(y0, y1);
             let mut chart = builder
-                .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
+                .build_cartesian_2d(
+                    (x0..x1)
+                        .log_scale()
+                        .with_key_points(xb)
+                        .with_light_points(xl),
+                    (y0..y1)
+                        .log_scale()
+                        .with_key_points(yb)
+                        .with_light_points(yl),
+                )
                 .map_err(e)?;
             body!(chart);
         }
         (true, false) => {
+            let (xb, xl) = log_ticks(x0, x1);
             let mut chart = builder
-                .build_cartesian_2d((x0..x1).log_scale(), y0..y1)
+                .build_cartesian_2d(
+                    (x0..x1)
+                        .log_scale()
+                        .with_key_points(xb)
+                        .with_light_points(xl),
+                    y0..y1,
+                )
                 .map_err(e)?;
             body!(chart);
         }
