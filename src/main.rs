@@ -58,7 +58,13 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let records = runner::run_plan(&plan, &dir, &runner::RunOptions { jobs, quiet })?;
             manifest.finish(records.len());
             manifest.write(&dir)?;
-            let built = report::build(&dir)?;
+            let built = report::build(&dir).map_err(|e| {
+                anyhow::Error::new(e).context(format!(
+                    "{} is written, but the report is not; fix the cause and run `harness plot {}`",
+                    dir.join("runs.csv").display(),
+                    dir.display()
+                ))
+            })?;
             let budget = records
                 .iter()
                 .filter(|r| r.status != harness::search::Status::Ok)

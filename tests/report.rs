@@ -326,3 +326,32 @@ fn table_size_column_gives_a_nodes_vs_table_chart() {
     assert_eq!(summary.lines().count(), 1 + 6, "groups: 2 depths x 3 sizes");
     assert!(summary.lines().next().unwrap().contains(",tt_entries,"));
 }
+
+#[test]
+fn run_with_a_bad_report_section_keeps_runs_csv_and_exits_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    fs::write(
+        &exp,
+        "name = \"tinynim\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\"]\n[search]\nalgorithm = \"minimax\"\ndepth = \"full\"\n[report]\nfacet = \"colour\"\n",
+    )
+    .unwrap();
+    let out_dir = tmp.path().join("out");
+    let out = harness()
+        .arg("run")
+        .arg(&exp)
+        .args(["--quiet", "--out"])
+        .arg(&out_dir)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("experiment.toml:9:9")
+            && err.contains("`colour`")
+            && err.contains("harness plot"),
+        "{err}"
+    );
+    assert!(out_dir.join("runs.csv").exists());
+    assert!(out_dir.join("manifest.json").exists());
+    assert!(!out_dir.join("report.md").exists());
+}

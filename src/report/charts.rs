@@ -778,10 +778,26 @@ pub fn draw<DB: DrawingBackend>(
         8
     };
 
+    // A long title (long facet values) shrinks rather than runs off the canvas.
+    let mut title_px = TITLE_PX;
+    while title_px > 20 {
+        let style = TextStyle::from((FAMILY, title_px).into_font());
+        match root.estimate_text_size(&title, &style) {
+            Ok((w, _)) if w + 40 > WIDTH => title_px -= 2,
+            _ => break,
+        }
+    }
+    // The title in its own band, so the top tick label never runs into it.
+    let (band, plot) = plot.split_vertically(title_px + 28);
+    band.draw(&Text::new(
+        title.clone(),
+        ((WIDTH / 2) as i32, (title_px / 2 + 14) as i32),
+        TextStyle::from((FAMILY, title_px).into_font()).pos(Pos::new(HPos::Center, VPos::Center)),
+    ))
+    .map_err(e)?;
     let mut builder = ChartBuilder::on(&plot);
     builder
-        .caption(&title, (FAMILY, TITLE_PX))
-        .margin_top(16)
+        .margin_top(20)
         .margin_left(16)
         .margin_right(40)
         .margin_bottom(8)
