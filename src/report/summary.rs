@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::stats::Stats;
-use super::table::{numeric, Role, Table};
+use super::table::{number_or_bool, numeric, Role, Table};
 use super::theory;
 use crate::experiment::plan::OPTION_COLUMNS;
 
@@ -128,7 +128,7 @@ pub fn summarize(t: &Table) -> Summary {
                 .map(|&c| {
                     let v: Vec<f64> = rows
                         .iter()
-                        .filter_map(|&r| numeric(&t.rows[r][c]))
+                        .filter_map(|&r| number_or_bool(&t.rows[r][c]))
                         .collect();
                     Stats::of(&v)
                 })

@@ -9,7 +9,8 @@
 //!   not all numbers. Summaries group by all parameters.
 //! - **result**: `status`, `value`, `best_move`, `pv`: per-run outcomes, not averaged.
 //! - **counter**: every other column after `status` whose non-empty values are all numbers
-//!   (nodes, leaves, ..., ebf, time_ns, and whatever counters or theory columns are added).
+//!   (nodes, leaves, ..., ebf, time_ns, and whatever counters or theory columns are added), or
+//!   all `true`/`false` (counted as 1/0, so the mean is a rate: `bm_hit`).
 
 use std::path::Path;
 
@@ -70,6 +71,16 @@ impl Table {
 pub fn numeric(s: &str) -> Option<f64> {
     let v: f64 = s.trim().parse().ok()?;
     v.is_finite().then_some(v)
+}
+
+/// A counter field as a number: numbers as written, `true`/`false` as 1/0 (so the mean of a
+/// boolean result such as `bm_hit` is its rate).
+pub fn number_or_bool(s: &str) -> Option<f64> {
+    match s {
+        "true" => Some(1.0),
+        "false" => Some(0.0),
+        _ => numeric(s),
+    }
 }
 
 /// The columns every runs.csv of this harness has (option columns come and go with the games).
@@ -178,7 +189,7 @@ pub fn read_runs(path: &Path) -> Result<Table> {
                 let all_numeric = rows.iter().all(|r| {
                     r[i].is_empty() || {
                         any = true;
-                        numeric(&r[i]).is_some()
+                        number_or_bool(&r[i]).is_some()
                     }
                 });
                 if all_numeric && any {
