@@ -156,7 +156,9 @@ fn plot_with_foreign_columns_is_an_input_error() {
     );
     assert_untouched(tmp.path());
     // The right columns but a word where a counter belongs.
-    let csv = hand_made().replace(",4,3,", ",four,3,");
+    let mut rows = hand_made_rows();
+    rows[0][5].1 = "four".to_string();
+    let csv = runs_csv(&["branching"], &["tt_hits", "note"], &rows);
     fs::write(tmp.path().join("runs.csv"), csv).unwrap();
     let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
@@ -172,20 +174,79 @@ fn plot_with_foreign_columns_is_an_input_error() {
     assert_untouched(tmp.path());
 }
 
-/// A runs.csv in harness's columns, plus `branching` (a parameter by name), `tt_hits` (an
-/// unknown numeric column after status: a counter) and `note` (unknown text: a parameter).
-/// Group natural: nodes 1, 2, 4 over three positions; group static: nodes 3 (one run).
-fn hand_made() -> String {
-    let head = "experiment,run_key,game,branching,position_id,position,algorithm,variant,depth,ordering,tie_break,rep,seed,status,value,best_move,pv,nodes,leaves,terminal,cutoffs,first_move_cutoffs,max_ply,ebf,time_ns,nodes_per_second,tt_hits,note";
-    let row = |key: &str, pos: u32, ord: &str, nodes: u32, hits: u32| {
-        format!("tiny,{key},uniform,2,{pos},p{pos},alphabeta,fail-soft,4,{ord},first,0,1,ok,0,a,a,{nodes},3,0,0,0,4,,100,5,{hits},x\n")
+/// A runs.csv in the columns this build of harness writes (taken from the library, so columns
+/// added later need no change here), with `extra_params` after `game` and `extra_results` at
+/// the end. Fields a row does not give get a fixed default.
+fn runs_csv(extra_params: &[&str], extra_results: &[&str], rows: &[Vec<(&str, String)>]) -> String {
+    use harness::report::csv::{COUNTER_COLUMNS, HEAD, PARAMS};
+    let mut head: Vec<&str> = HEAD.to_vec();
+    head.extend(extra_params);
+    head.extend(PARAMS);
+    head.extend(COUNTER_COLUMNS);
+    head.extend(extra_results);
+    let default = |c: &str| -> &str {
+        match c {
+            "experiment" => "tiny",
+            "game" => "uniform",
+            "algorithm" => "alphabeta",
+            "variant" => "fail-soft",
+            "depth" => "4",
+            "ordering" => "natural",
+            "tie_break" => "first",
+            "status" => "ok",
+            "best_move" | "pv" | "position" => "a",
+            "ebf" => "",
+            "time_ns" => "100",
+            "nodes_per_second" => "5",
+            _ => "0",
+        }
     };
-    let mut s = format!("{head}\n");
-    s += &row("k1", 0, "natural", 4, 1);
-    s += &row("k2", 1, "natural", 1, 2);
-    s += &row("k3", 2, "natural", 2, 6);
-    s += &row("k4", 0, "static", 3, 0);
-    s
+    let mut out = head.join(",") + "\n";
+    for r in rows {
+        let fields: Vec<String> = head
+            .iter()
+            .map(|c| {
+                r.iter()
+                    .find(|(k, _)| k == c)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_else(|| default(c).to_string())
+            })
+            .collect();
+        out += &(fields.join(",") + "\n");
+    }
+    out
+}
+
+/// `branching` (a parameter by name), `tt_hits` (an unknown numeric column after status: a
+/// counter) and `note` (unknown text: a parameter). Group natural: nodes 4, 1, 2 over three
+/// positions; group static: nodes 3 (one run).
+fn hand_made_rows() -> Vec<Vec<(&'static str, String)>> {
+    [
+        ("k1", 0, "natural", 4, 1),
+        ("k2", 1, "natural", 1, 2),
+        ("k3", 2, "natural", 2, 6),
+        ("k4", 0, "static", 3, 0),
+    ]
+    .iter()
+    .map(|&(key, pos, ord, nodes, hits)| {
+        vec![
+            ("run_key", key.to_string()),
+            ("branching", "2".to_string()),
+            ("position_id", pos.to_string()),
+            ("position", format!("p{pos}")),
+            ("ordering", ord.to_string()),
+            ("nodes", nodes.to_string()),
+            ("leaves", "3".to_string()),
+            ("max_ply", "4".to_string()),
+            ("tt_hits", hits.to_string()),
+            ("note", "x".to_string()),
+        ]
+    })
+    .collect()
+}
+
+fn hand_made() -> String {
+    runs_csv(&["branching"], &["tt_hits", "note"], &hand_made_rows())
 }
 
 #[test]
@@ -210,20 +271,20 @@ fn summary_statistics_of_a_hand_made_runs_csv() {
     };
     // Grouping keys: parameters before status, branching, and the text column `note`; not
     // position, rep, seed, run_key.
-    assert_eq!(
-        &head[..9],
-        &[
-            "game",
-            "branching",
-            "algorithm",
-            "variant",
-            "depth",
-            "ordering",
-            "tie_break",
-            "note",
-            "runs"
-        ]
-    );
+    let at = |c: &str| head.iter().position(|h| h == c);
+    let runs = at("runs").unwrap();
+    for c in [
+        "game",
+        "branching",
+        "algorithm",
+        "variant",
+        "depth",
+        "ordering",
+        "tie_break",
+        "note",
+    ] {
+        assert!(at(c).unwrap() < runs, "{c} is a grouping column: {head:?}");
+    }
     assert!(!head
         .iter()
         .any(|h| h == "position_id" || h.starts_with("seed")));
@@ -302,18 +363,29 @@ fn report_section_errors_point_at_the_key() {
 #[test]
 fn table_size_column_gives_a_nodes_vs_table_chart() {
     // tt_entries after status is still a parameter (by name); depth 4 and 6; three sizes.
-    let head = "experiment,run_key,game,position_id,position,algorithm,variant,depth,ordering,tie_break,rep,seed,status,value,best_move,pv,nodes,leaves,terminal,cutoffs,first_move_cutoffs,max_ply,ebf,time_ns,nodes_per_second,tt_entries,tt_hits";
-    let mut csv = format!("{head}\n");
+    let mut rows = Vec::new();
     let mut k = 0;
     for depth in [4, 6] {
         for (size, nodes) in [(1024, 900), (65536, 500), (4194304, 300)] {
             for pos in 0..2 {
                 k += 1;
                 let n = nodes * depth / 4 + pos * 10;
-                csv += &format!("tt,k{k:02},tictactoe,{pos},p,alphabeta,fail-soft,{depth},static,first,0,1,ok,0,a,a,{n},1,0,0,0,{depth},2.5,100,5,{size},7\n");
+                rows.push(vec![
+                    ("run_key", format!("k{k:02}")),
+                    ("game", "tictactoe".to_string()),
+                    ("position_id", pos.to_string()),
+                    ("depth", depth.to_string()),
+                    ("ordering", "static".to_string()),
+                    ("nodes", n.to_string()),
+                    ("max_ply", depth.to_string()),
+                    ("ebf", "2.5".to_string()),
+                    ("tt_entries", size.to_string()),
+                    ("tt_hits", "7".to_string()),
+                ]);
             }
         }
     }
+    let csv = runs_csv(&[], &["tt_entries", "tt_hits"], &rows);
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("runs.csv"), csv).unwrap();
     harness().arg("plot").arg(tmp.path()).assert().success();
