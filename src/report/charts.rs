@@ -322,6 +322,20 @@ fn chart_for(
                 TheoryKind::Pearl => t.pearl_r,
             })
         };
+        // Theory depends on the tree only: label its lines by the series columns that name the
+        // tree (game and game options), not by orderings or algorithms.
+        let tree_cols: Vec<String> = series_cols
+            .iter()
+            .filter(|c| {
+                *c == "game" || crate::experiment::plan::OPTION_COLUMNS.contains(&c.as_str())
+            })
+            .cloned()
+            .collect();
+        let tree_cols = if tree_cols.is_empty() {
+            series_cols.to_vec()
+        } else {
+            tree_cols
+        };
         // Distinct values per x.
         let mut per_x: BTreeMap<u64, Vec<(f64, String, String)>> = BTreeMap::new();
         for g in groups {
@@ -330,7 +344,7 @@ fn chart_for(
                 let lbl = if series_cols.is_empty() {
                     String::new()
                 } else {
-                    label_of(s, g, series_cols, false)
+                    label_of(s, g, &tree_cols, false)
                 };
                 per_x
                     .entry(xpos(&xv).to_bits())
