@@ -199,7 +199,13 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             .cloned()
             .collect();
         for p in &s.params {
-            if *p != x && !layout.facet.contains(p) && !series.contains(p) && varying(s, p) {
+            // A parameter that is a function of x (tt_bytes of tt_entries, say) splits nothing.
+            if *p != x
+                && !layout.facet.contains(p)
+                && !series.contains(p)
+                && varying(s, p)
+                && !determined_by(s, p, &x)
+            {
                 series.push(p.clone());
             }
         }
@@ -219,6 +225,21 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
         }
     }
     (charts, skipped)
+}
+
+/// True when every group with the same value of `x` has the same value of `p`.
+fn determined_by(s: &Summary, p: &str, x: &str) -> bool {
+    let (xc, pc) = ([x.to_string()], [p.to_string()]);
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for g in &s.groups {
+        let pv = label_of(s, g, &pc, true);
+        if let Some(old) = seen.insert(label_of(s, g, &xc, true), pv.clone()) {
+            if old != pv {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 #[allow(clippy::too_many_arguments)]
