@@ -411,6 +411,20 @@ impl<G: Game> Searcher<G> {
     /// Bookkeeping on entering a node. Returns `Err(())` when a budget stops the search.
     #[inline(always)]
     fn enter(&mut self, ply: usize) -> Result<(), ()> {
+        self.check_node_budget()?;
+        self.counters.nodes += 1;
+        if ply as u32 > self.counters.max_ply {
+            self.counters.max_ply = ply as u32;
+        }
+        self.check_deadline(self.counters.nodes)?;
+        self.pv[ply].clear();
+        Ok(())
+    }
+
+    /// Stops the search when it was stopped before or when `max_nodes` (nodes + qnodes) is
+    /// reached: shared by main-search and quiescence nodes.
+    #[inline(always)]
+    fn check_node_budget(&mut self) -> Result<(), ()> {
         if self.aborted {
             return Err(());
         }
@@ -420,17 +434,18 @@ impl<G: Game> Searcher<G> {
                 return Err(());
             }
         }
-        self.counters.nodes += 1;
-        if ply as u32 > self.counters.max_ply {
-            self.counters.max_ply = ply as u32;
-        }
+        Ok(())
+    }
+
+    /// Checks `max_seconds` every 1,024 counts of `count` (nodes or qnodes).
+    #[inline(always)]
+    fn check_deadline(&mut self, count: u64) -> Result<(), ()> {
         if let Some(limit) = self.deadline_ns {
-            if self.counters.nodes & 1023 == 0 && self.start.elapsed().as_nanos() as u64 >= limit {
+            if count & 1023 == 0 && self.start.elapsed().as_nanos() as u64 >= limit {
                 self.aborted = true;
                 return Err(());
             }
         }
-        self.pv[ply].clear();
         Ok(())
     }
 

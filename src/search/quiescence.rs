@@ -57,23 +57,9 @@ impl<G: Game> Searcher<G> {
     /// Bookkeeping on entering a quiescence node below the horizon.
     #[inline(always)]
     fn enter_q(&mut self) -> Result<(), ()> {
-        if self.aborted {
-            return Err(());
-        }
-        if let Some(max) = self.spec.max_nodes {
-            if self.counters.nodes + self.counters.qnodes >= max {
-                self.aborted = true;
-                return Err(());
-            }
-        }
+        self.check_node_budget()?;
         self.counters.qnodes += 1;
-        if let Some(limit) = self.deadline_ns {
-            if self.counters.qnodes & 1023 == 0 && self.start.elapsed().as_nanos() as u64 >= limit {
-                self.aborted = true;
-                return Err(());
-            }
-        }
-        Ok(())
+        self.check_deadline(self.counters.qnodes)
     }
 
     /// Quiescence search of `game` on the window (alpha, beta), `qply` plies below the
