@@ -22,16 +22,18 @@ impl<G: Game> Searcher<G> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        if self.ext {
-            self.ab::<true>(game, depth, ply, alpha, beta)
-        } else {
-            self.ab::<false>(game, depth, ply, alpha, beta)
+        match (self.tt.is_some(), self.aux) {
+            (false, false) => self.ab::<false, false>(game, depth, ply, alpha, beta),
+            (true, false) => self.ab::<true, false>(game, depth, ply, alpha, beta),
+            (false, true) => self.ab::<false, true>(game, depth, ply, alpha, beta),
+            (true, true) => self.ab::<true, true>(game, depth, ply, alpha, beta),
         }
     }
 
-    /// Alpha-beta; `EXT = false` (no table, killers, history or iterative deepening) compiles
-    /// their bookkeeping out of the plain search.
-    fn ab<const EXT: bool>(
+    /// Alpha-beta, monomorphized over what is in use: `TT` (the table) and `AUX` (killers,
+    /// history, iterative deepening's principal variation). The plain search compiles all of
+    /// their bookkeeping out, and a table alone pays only for its probe and store.
+    fn ab<const TT: bool, const AUX: bool>(
         &mut self,
         game: &mut G,
         depth: u32,
@@ -45,13 +47,13 @@ impl<G: Game> Searcher<G> {
         if let Some(v) = self.leaf_value_window(game, depth, alpha, beta) {
             return v;
         }
-        let on_pv = EXT && self.follow_pv;
+        let on_pv = AUX && self.follow_pv;
         let (alpha0, beta0) = (alpha, beta);
         let mut alpha = alpha;
         let mut beta = beta;
         let mut tt_move = NO_MOVE;
         let mut key = 0;
-        if let (true, Some(tt)) = (EXT, &self.tt) {
+        if let (true, Some(tt)) = (TT, &self.tt) {
             key = game.key();
             self.counters.tt_probes += 1;
             if let Some(e) = tt.probe(key, &mut self.counters) {
@@ -80,16 +82,14 @@ impl<G: Game> Searcher<G> {
                 }
             }
         }
-        if EXT {
+        if TT {
             self.node_tt_move = tt_move;
         }
-        let moves = self.order::<EXT>(game, ply);
-        if EXT {
-            self.node_tt_move = NO_MOVE;
-        }
+        let moves = self.order::<TT, AUX>(game, ply);
         let random_root = ply == 0 && self.spec.tie_break == TieBreak::Random;
         let mut best = -INF;
-        let mut best_move = NO_MOVE;
+        // Index in `moves` of the first move reaching `best` (for the table's best move).
+        let mut best_i = 0;
         let mut cut = false;
         for (i, &m) in moves.iter().enumerate() {
             // With random tie-breaking the root searches one below alpha, so that a move equal
@@ -99,11 +99,11 @@ impl<G: Game> Searcher<G> {
             } else {
                 alpha
             };
-            if EXT {
+            if AUX {
                 self.set_follow(on_pv, ply, i, m);
             }
             game.make(m);
-            let v = -self.ab::<EXT>(game, depth - 1, ply + 1, -beta, -lo);
+            let v = -self.ab::<TT, AUX>(game, depth - 1, ply + 1, -beta, -lo);
             game.unmake(m);
             if self.aborted {
                 break;
@@ -116,8 +116,8 @@ impl<G: Game> Searcher<G> {
             if improves {
                 self.update_pv(ply, m);
             }
-            if EXT && v > best {
-                best_move = game.move_index(m) as u32;
+            if TT && v > best {
+                best_i = i;
             }
             best = best.max(v);
             alpha = alpha.max(v);
@@ -126,12 +126,16 @@ impl<G: Game> Searcher<G> {
                 if i == 0 {
                     self.counters.first_move_cutoffs += 1;
                 }
-                if EXT {
-                    self.note_cutoff(game, m, ply, depth, tt_move);
+                if TT || AUX {
+                    self.note_cutoff::<AUX>(game, m, ply, depth, tt_move);
                 }
                 cut = true;
                 break;
             }
+        }
+        let mut best_move = NO_MOVE;
+        if TT && best > -INF {
+            best_move = game.move_index(moves[best_i]) as u32;
         }
         self.moves[ply] = moves;
         let value = match self.spec.variant {
@@ -139,7 +143,7 @@ impl<G: Game> Searcher<G> {
             Variant::FailHard if cut => beta,
             Variant::FailHard => alpha,
         };
-        if EXT && !self.aborted {
+        if TT && !self.aborted {
             if let Some(tt) = &mut self.tt {
                 let bound = if tt.naive_exact() {
                     Bound::Exact

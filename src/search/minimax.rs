@@ -26,7 +26,7 @@ impl<G: Game> Searcher<G> {
             return if maximizing { v } else { -v };
         }
         let on_pv = EXT && self.follow_pv;
-        let moves = self.order::<EXT>(game, ply);
+        let moves = self.order::<false, EXT>(game, ply);
         let mut best = if maximizing { -INF } else { INF };
         for (i, &m) in moves.iter().enumerate() {
             if EXT {
@@ -71,7 +71,7 @@ impl<G: Game> Searcher<G> {
             return v;
         }
         let on_pv = EXT && self.follow_pv;
-        let moves = self.order::<EXT>(game, ply);
+        let moves = self.order::<false, EXT>(game, ply);
         let mut best = -INF;
         for (i, &m) in moves.iter().enumerate() {
             if EXT {

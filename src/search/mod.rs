@@ -230,6 +230,9 @@ pub struct Searcher<G: Game> {
     /// Any of the table, killers, history or iterative deepening in use: the searches run
     /// their `EXT = true` instantiation; otherwise the plain one, which compiles all of it out.
     ext: bool,
+    /// Killers, history or iterative deepening in use (alpha-beta's `AUX`; the table is
+    /// its own flag there).
+    aux: bool,
 }
 
 impl<G: Game> Searcher<G> {
@@ -332,6 +335,7 @@ impl<G: Game> Searcher<G> {
             follow_pv: false,
             iteration_nodes: Vec::new(),
             ext: spec.tt.is_some() || use_killer || use_history || spec.iterative,
+            aux: use_killer || use_history || spec.iterative,
         })
     }
 
@@ -486,24 +490,26 @@ impl<G: Game> Searcher<G> {
     #[allow(dead_code)]
     #[inline(always)]
     fn ordered_moves(&mut self, game: &mut G, ply: usize) -> Vec<G::Move> {
-        self.order::<true>(game, ply)
+        self.order::<true, true>(game, ply)
     }
 
-    /// `ordered_moves`; with `EXT = false` the table's move and the previous principal
-    /// variation are not looked at.
+    /// `ordered_moves`; with `TT = false` the table's move, with `AUX = false` the previous
+    /// principal variation are not looked at.
     #[inline(always)]
-    fn order<const EXT: bool>(&mut self, game: &mut G, ply: usize) -> Vec<G::Move> {
+    fn order<const TT: bool, const AUX: bool>(&mut self, game: &mut G, ply: usize) -> Vec<G::Move> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         game.moves(&mut moves);
         self.counters.interior += 1;
         self.counters.moves_generated += moves.len() as u64;
         self.sort_moves(game, ply, &mut moves);
-        if EXT && self.tt_first && self.node_tt_move != NO_MOVE {
-            let tt = self.node_tt_move;
-            move_to_front(&mut moves, |m| game.move_index(m) as u32 == tt);
+        if TT {
+            let tt = std::mem::replace(&mut self.node_tt_move, NO_MOVE);
+            if self.tt_first && tt != NO_MOVE {
+                move_to_front(&mut moves, |m| game.move_index(m) as u32 == tt);
+            }
         }
-        if EXT && self.follow_pv {
+        if AUX && self.follow_pv {
             if let Some(&p) = self.prev_pv.get(ply) {
                 move_to_front(&mut moves, |m| m == p);
             }
@@ -607,11 +613,26 @@ impl<G: Game> Searcher<G> {
     /// Bookkeeping of a cutoff by `m` at `ply` with `depth` to go: credits the ordering term
     /// that put `m` forward, then updates killers and history.
     #[inline(always)]
-    fn note_cutoff(&mut self, game: &G, m: G::Move, ply: usize, depth: u32, tt_move: u32) {
+    fn note_cutoff<const AUX: bool>(
+        &mut self,
+        game: &G,
+        m: G::Move,
+        ply: usize,
+        depth: u32,
+        tt_move: u32,
+    ) {
         let i = game.move_index(m);
         let iu = i as u32;
-        if tt_move != NO_MOVE && iu == tt_move {
+        let by_tt = tt_move != NO_MOVE && iu == tt_move;
+        if by_tt {
             self.counters.cutoffs_tt += 1;
+        }
+        // Without killers and history (`AUX = false`) there is nothing more to credit or update.
+        if !AUX {
+            return;
+        }
+        if by_tt {
+            // Credited to the table above.
         } else if self.use_killer && self.killers[ply].contains(&iu) {
             self.counters.cutoffs_killer += 1;
         } else if self.use_history && self.history[i] > 0 {

@@ -194,8 +194,9 @@ pub struct Table {
     /// Bucket index mask (buckets = entries / slots per bucket).
     bucket_mask: u64,
     key_mask: u64,
-    /// Slots per bucket (1, 2 or 4).
+    /// Slots per bucket (1, 2 or 4), and its log2 (a bucket's first slot is its index shifted).
     per: usize,
+    shift: u32,
     replacement: Replacement,
     age: u8,
     naive_exact: bool,
@@ -216,6 +217,7 @@ impl Table {
                 (1u64 << spec.key_bits) - 1
             },
             per: spec.replacement.slots() as usize,
+            shift: spec.replacement.slots().trailing_zeros(),
             replacement: spec.replacement,
             age: 0,
             naive_exact: spec.bounds == Bounds::NaiveExact,
@@ -255,12 +257,12 @@ impl Table {
 
     #[inline(always)]
     fn bucket(&self, k: u64) -> (usize, usize) {
-        (((k & self.bucket_mask) as usize) * self.per, self.per)
+        (((k & self.bucket_mask) as usize) << self.shift, self.per)
     }
 
     /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
     /// another key. (Probes and hits are counted by the caller.)
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, key: u64, c: &mut Counters) -> Option<Entry> {
         let k = key & self.key_mask;
         let (base, n) = self.bucket(k);
@@ -292,7 +294,7 @@ impl Table {
     /// Stores an entry as the replacement scheme decides (the `depth` scheme may keep the deeper
     /// entry and store nothing). Counts stores and overwrites (a live entry of another key
     /// replaced).
-    #[inline]
+    #[inline(always)]
     pub fn store(
         &mut self,
         key: u64,
@@ -592,7 +594,10 @@ mod tests {
         // With the table on, its move goes first although the ordering does not name `tt`...
         s.node_tt_move = 7;
         assert_eq!(s.ordered_moves(&mut g, 0), vec![7, 4, 0, 2, 6, 8, 1, 3, 5]);
-        // ... and the previous iteration's line before it.
+        // ... and the previous iteration's line before it. (The table's move is the node's:
+        // ordering consumes it.)
+        assert_eq!(s.node_tt_move, NO_MOVE);
+        s.node_tt_move = 7;
         s.prev_pv = vec![8];
         s.follow_pv = true;
         assert_eq!(s.ordered_moves(&mut g, 0), vec![8, 7, 4, 0, 2, 6, 1, 3, 5]);
