@@ -1,7 +1,7 @@
-//! Transposition-table speed: nodes per second of the same full-depth tic-tac-toe alpha-beta
-//! with no table, with an ample table, and with a table that never hits (every node keyed
-//! uniquely, so each probe misses and each store writes: the table's pure overhead); and the
-//! cost of one probe in a 16 MiB table.
+//! Transposition-table speed: nodes per second of the same alpha-beta (full-depth tic-tac-toe,
+//! Connect Four to depth 8, chess to depth 4) with no table, with a table, and with a table
+//! that never hits (every node keyed uniquely, so each probe misses and each store writes: the
+//! table's pure overhead); and the cost of one probe in a 64 KiB and a 16 MiB table.
 //!
 //! `cargo bench --bench tt` (criterion prints time per search and nodes per second).
 
@@ -9,6 +9,8 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use harness::games::chess::Chess;
+use harness::games::connect4::Connect4;
 use harness::games::tictactoe::{Scale, TicTacToe};
 use harness::games::Game;
 use harness::search::tt::{Bound, Table};
@@ -16,33 +18,36 @@ use harness::search::{
     search, Algorithm, Bounds, Counters, Ordering, Replacement, SearchSpec, TtSpec,
 };
 
-/// Tic-tac-toe whose key is new at every node: probes never hit.
+/// Any game whose key is new at every node, so that probes never hit: the table's pure
+/// overhead (one probe that misses and one store per interior node). The key is the number of
+/// moves made so far times an odd constant: distinct at every node and about as cheap as
+/// reading an incremental key. Everything else is the wrapped game's.
 #[derive(Clone)]
-struct NeverHit {
-    g: TicTacToe,
+struct NeverHit<G: Game> {
+    g: G,
     makes: u64,
 }
 
-impl Game for NeverHit {
-    type Move = u8;
-    const NAME: &'static str = "tictactoe-never-hit";
+impl<G: Game> Game for NeverHit<G> {
+    type Move = G::Move;
+    const NAME: &'static str = "never-hit";
     fn max_moves(&self) -> usize {
         self.g.max_moves()
     }
     fn move_space(&self) -> usize {
         self.g.move_space()
     }
-    fn move_index(&self, m: u8) -> usize {
+    fn move_index(&self, m: G::Move) -> usize {
         self.g.move_index(m)
     }
-    fn moves(&self, out: &mut Vec<u8>) {
+    fn moves(&self, out: &mut Vec<G::Move>) {
         self.g.moves(out)
     }
-    fn make(&mut self, m: u8) {
+    fn make(&mut self, m: G::Move) {
         self.makes += 1;
         self.g.make(m)
     }
-    fn unmake(&mut self, m: u8) {
+    fn unmake(&mut self, m: G::Move) {
         self.g.unmake(m)
     }
     fn outcome(&self) -> Option<i32> {
@@ -51,8 +56,6 @@ impl Game for NeverHit {
     fn evaluate(&self) -> i32 {
         self.g.evaluate()
     }
-    /// The number of moves made so far times an odd constant: distinct at every node, and
-    /// about as cheap as reading an incremental key.
     fn key(&self) -> u64 {
         self.makes.wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
@@ -65,13 +68,16 @@ impl Game for NeverHit {
     fn max_remaining_plies(&self) -> u32 {
         self.g.max_remaining_plies()
     }
-    fn static_score(&self, m: u8) -> i32 {
+    fn static_score(&self, m: G::Move) -> i32 {
         self.g.static_score(m)
     }
-    fn format_move(&self, m: u8) -> String {
+    fn center_out_score(&self, m: G::Move) -> Option<i32> {
+        self.g.center_out_score(m)
+    }
+    fn format_move(&self, m: G::Move) -> String {
         self.g.format_move(m)
     }
-    fn parse_move(&self, text: &str) -> Result<u8, String> {
+    fn parse_move(&self, text: &str) -> Result<G::Move, String> {
         self.g.parse_move(text)
     }
     fn format_position(&self) -> String {
@@ -79,8 +85,8 @@ impl Game for NeverHit {
     }
 }
 
-fn spec(ordering: &str, tt: Option<TtSpec>) -> SearchSpec {
-    let mut s = SearchSpec::new(Algorithm::AlphaBeta, 9);
+fn spec(ordering: &str, depth: u32, tt: Option<TtSpec>) -> SearchSpec {
+    let mut s = SearchSpec::new(Algorithm::AlphaBeta, depth);
     s.ordering = Ordering::parse(ordering).unwrap();
     s.tt = tt;
     s
@@ -100,42 +106,60 @@ fn nodes<G: Game>(g: &G, s: &SearchSpec) -> u64 {
     search(&mut g, s, 1).unwrap().counters.nodes
 }
 
-fn bench_search(c: &mut Criterion) {
-    let root = TicTacToe::new(Scale::DepthPenalty);
+/// One group per game and ordering: the real search without and with a table, and the
+/// never-hit wrapper without and with the same table (the pair whose ratio is the table's
+/// pure overhead).
+fn bench_game<G: Game>(
+    c: &mut Criterion,
+    name: &str,
+    root: &G,
+    depth: u32,
+    ordering: &str,
+    entries: u64,
+) {
     let never = NeverHit {
         g: root.clone(),
         makes: 0,
     };
-    for ordering in ["natural", "static"] {
-        let mut group = c.benchmark_group(format!("tictactoe-full-alphabeta-{ordering}"));
-        // 4,096 entries (64 KiB) hold the whole search; the never-hit run uses the same size.
-        let cases: [(&str, Option<TtSpec>); 2] = [("no-table", None), ("table", table(4096))];
-        for (name, tt) in cases {
-            let s = spec(ordering, tt);
-            group.throughput(Throughput::Elements(nodes(&root, &s)));
-            group.bench_function(BenchmarkId::new(name, ""), |b| {
-                b.iter(|| {
-                    let mut g = root.clone();
-                    black_box(search(&mut g, &s, 1).unwrap().value)
-                })
-            });
-        }
-        for (name, tt) in [
-            ("never-hit-no-table", None),
-            ("never-hit-table", table(4096)),
-        ] {
-            let s = spec(ordering, tt);
-            let n = nodes(&never, &s);
-            group.throughput(Throughput::Elements(n));
-            group.bench_function(BenchmarkId::new(name, ""), |b| {
-                b.iter(|| {
-                    let mut g = never.clone();
-                    black_box(search(&mut g, &s, 1).unwrap().value)
-                })
-            });
-        }
-        group.finish();
+    let mut group = c.benchmark_group(format!("{name}-alphabeta-{ordering}"));
+    for (case, tt) in [("no-table", None), ("table", table(entries))] {
+        let s = spec(ordering, depth, tt);
+        group.throughput(Throughput::Elements(nodes(root, &s)));
+        group.bench_function(BenchmarkId::new(case, ""), |b| {
+            b.iter(|| {
+                let mut g = root.clone();
+                black_box(search(&mut g, &s, 1).unwrap().value)
+            })
+        });
     }
+    for (case, tt) in [
+        ("never-hit-no-table", None),
+        ("never-hit-table", table(entries)),
+    ] {
+        let s = spec(ordering, depth, tt);
+        group.throughput(Throughput::Elements(nodes(&never, &s)));
+        group.bench_function(BenchmarkId::new(case, ""), |b| {
+            b.iter(|| {
+                let mut g = never.clone();
+                black_box(search(&mut g, &s, 1).unwrap().value)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn bench_search(c: &mut Criterion) {
+    // Full-depth tic-tac-toe: 4,096 entries (64 KiB) hold the whole search.
+    let ttt = TicTacToe::new(Scale::DepthPenalty);
+    for ordering in ["natural", "static"] {
+        bench_game(c, "tictactoe-full", &ttt, 9, ordering, 4096);
+    }
+    // Connect Four from the empty board, depth 8, with the evaluation at the horizon.
+    let c4 = Connect4::new(7, 6);
+    bench_game(c, "connect4-d8", &c4, 8, "center-out", 1 << 16);
+    // Chess from the initial position, depth 4, no quiescence.
+    let chess = Chess::default();
+    bench_game(c, "chess-d4", &chess, 4, "static", 1 << 16);
 }
 
 fn bench_probe(c: &mut Criterion) {

@@ -8,7 +8,9 @@ use assert_cmd::Command;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use harness::experiment::positions::random_openings;
 use harness::experiment::{config, plan, runner};
+use harness::games::connect4::Connect4;
 use harness::games::nim::Nim;
 use harness::games::tictactoe::{Scale, TicTacToe};
 use harness::games::Game;
@@ -195,6 +197,55 @@ fn table_keeps_the_root_value_on_random_nim_positions() {
             }
         }
     }
+}
+
+#[test]
+fn table_keeps_the_root_value_on_random_connect4_positions() {
+    // 20 random openings of 6 to 11 plies (the harness's own rule: no finished games, no
+    // immediate wins for the side to move), depth-limited with the evaluation at the horizon.
+    let start = Connect4::new(7, 6);
+    let mut positions = Vec::new();
+    for plies in 6..12 {
+        positions.extend(random_openings(&start, 4, plies, 30 + plies as u64).unwrap());
+    }
+    positions.truncate(20);
+    let mut searches = 0;
+    let mut table_cutoffs = 0;
+    for g in &positions {
+        for depth in [1, 2, 3, 5, 7] {
+            for variant in [Variant::FailHard, Variant::FailSoft] {
+                let plain =
+                    search(&mut g.clone(), &spec(depth, variant, "center-out", None), 1).unwrap();
+                for (entries, scheme) in [
+                    (16, Replacement::Always),
+                    (64, Replacement::TwoTier),
+                    (1 << 16, Replacement::Depth),
+                    (1 << 16, Replacement::Bucket),
+                ] {
+                    for (ordering, iterative) in [
+                        ("center-out", false),
+                        ("tt+killer+history+center-out", false),
+                        ("tt+history+static", true),
+                    ] {
+                        let mut s = spec(depth, variant, ordering, Some(tt(entries, scheme)));
+                        s.iterative = iterative;
+                        let with = search(&mut g.clone(), &s, 1).unwrap();
+                        assert_eq!(
+                            plain.value,
+                            with.value,
+                            "{} depth {depth} {variant:?} {ordering} {entries} {scheme:?}",
+                            g.format_position()
+                        );
+                        searches += 1;
+                        table_cutoffs += with.counters.tt_cutoffs;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(searches, 20 * 5 * 2 * 4 * 3);
+    // The table did cut: the equality is not vacuous.
+    assert!(table_cutoffs > 10_000, "{table_cutoffs}");
 }
 
 #[test]

@@ -7,7 +7,8 @@
 //! - **parameter**: every other column before `status`, every column named in
 //!   [`KNOWN_PARAMETERS`] wherever it stands, and every column after `status` whose values are
 //!   not all numbers. Summaries group by all parameters.
-//! - **result**: `status`, `value`, `best_move`, `pv`: per-run outcomes, not averaged.
+//! - **result**: `status`, `value`, `best_move`, `pv`, `iteration_nodes` (iterative
+//!   deepening's nodes per iteration, as text): per-run outcomes, not averaged.
 //! - **counter**: every other column after `status` whose non-empty values are all numbers
 //!   (nodes, leaves, ..., ebf, time_ns, and whatever counters or theory columns are added), or
 //!   all `true`/`false` (counted as 1/0, so the mean is a rate: `bm_hit`).
@@ -27,7 +28,7 @@ pub const IDENTITY: [&str; 6] = [
     "seed",
 ];
 /// Per-run outcomes that are not counters.
-pub const RESULTS: [&str; 4] = ["status", "value", "best_move", "pv"];
+pub const RESULTS: [&str; 5] = ["status", "value", "best_move", "pv", "iteration_nodes"];
 /// Numeric columns that are parameters even after `status` (table sizes and other settings).
 pub const KNOWN_PARAMETERS: [&str; 6] = [
     "tt",
