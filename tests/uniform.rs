@@ -149,6 +149,70 @@ fn oracle_worst_reads_the_full_tree_to_depth_3_and_the_most_beyond() {
     }
 }
 
+fn nested(b: u32, d: u32, seed: u64) -> Uniform {
+    let s = UniformSpec {
+        model: Model::Nested,
+        ..spec(b, d, Values::Distinct)
+    };
+    Uniform::new(s, 0, seed)
+}
+
+#[test]
+fn oracle_worst_reads_exactly_the_full_tree_on_nested_trees() {
+    // The constructed worst case (model = "nested": siblings' subtrees hold non-overlapping
+    // blocks of values): worst-first order defeats every cutoff, shallow and deep, so
+    // oracle-worst reads exactly b^d leaves and every node of the full tree; oracle-best
+    // still reads the Knuth-Moore minimal tree, and every ordering agrees on the value.
+    for b in [2u32, 3, 5, 8] {
+        let deepest = if b == 8 { 6 } else { 8 };
+        for d in 1..=deepest {
+            let trees: u64 = if b >= 5 && d >= 6 { 1 } else { 3 };
+            for t in 0..trees {
+                let seed = 7000 + 100 * b as u64 + 10 * d as u64 + t;
+                let mut value = None;
+                for v in VARIANTS {
+                    let (val, worst) = ab(nested(b, d, seed), d, "oracle-worst", v, 0);
+                    assert_eq!(worst.leaves as f64, full_leaves(b as u64, d), "b{b} d{d}");
+                    assert_eq!(worst.nodes as f64, full_nodes(b as u64, d), "b{b} d{d}");
+                    assert_eq!(worst.cutoffs, 0, "b{b} d{d} {v:?}");
+                    let (best_val, best) = ab(nested(b, d, seed), d, "oracle-best", v, 0);
+                    assert_eq!(best.leaves as f64, minimal_leaves(b as u64, d));
+                    assert_eq!(best.nodes as f64, minimal_nodes(b as u64, d));
+                    assert_eq!(val, best_val);
+                    assert_eq!(*value.get_or_insert(val), val);
+                    for o in ["natural", "random", "static"] {
+                        let (ov, c) = ab(nested(b, d, seed), d, o, v, 5);
+                        assert_eq!(ov, val, "b{b} d{d} {o}");
+                        assert!(c.leaves <= worst.leaves);
+                        assert!(c.leaves >= best.leaves);
+                    }
+                }
+            }
+        }
+    }
+    // Natural order is not worst order: the seed ranks children, so natural reads less.
+    let (_, natural) = ab(nested(3, 6, 1), 6, "natural", Variant::FailSoft, 0);
+    assert!((natural.leaves as f64) < 0.8 * full_leaves(3, 6));
+    // The leaves of a nested tree are the b^d values centred on 0, each once.
+    let g = nested(3, 4, 9);
+    let mut values = Vec::new();
+    let mut stack = vec![g];
+    while let Some(mut n) = stack.pop() {
+        if let Some(v) = n.outcome() {
+            values.push(if n.ply() % 2 == 0 { v } else { -v });
+            continue;
+        }
+        for m in 0..3 {
+            let mut c = n.clone();
+            c.make(m);
+            stack.push(c);
+        }
+        n.make(0);
+    }
+    values.sort();
+    assert_eq!(values, (-40..=40).collect::<Vec<i32>>());
+}
+
 /// Alpha-beta (fail-soft) on a complete binary tree of depth 4 given as 16 leaf values (root's
 /// view), with the order of every interior node's two children set by one bit of `orders`.
 fn binary_leaves_read(vals: &[i32; 16], orders: u32) -> u32 {
@@ -405,6 +469,12 @@ fn bad_uniform_input_exits_2_naming_file_line_col_and_key() {
         "\"natural\"",
         "8:9",
         &["model", "incremental"],
+    );
+    rejects(
+        "branching = 3\nheight = 3\nvalues = \"continuous\"\nmodel = \"nested\"",
+        "\"natural\"",
+        "9:9",
+        &["model", "nested", "distinct"],
     );
     rejects(
         "branching = 3\nheight = 3\nvalues = \"integer\"\nrange = [5, 1]",

@@ -19,6 +19,23 @@
 //!   uniform on [-2^30/d, 2^30/d) so that sums stay within i32; `integer`: uniform in the range)
 //!   and a node's value is the sum of the edges on its path, so a shallow evaluation (the
 //!   partial sum) predicts the deep one. `distinct` does not apply (sums tie).
+//! - `nested` (with `distinct` values only): the worst case of alpha-beta, constructed. Every
+//!   subtree's leaves take a block of consecutive values, and the blocks of siblings do not
+//!   overlap: a node ranks its children 0..b by a seeded permutation, and the child of rank r
+//!   gets the r-th block from the mover's side (the mover's worst block first). A leaf's value
+//!   (first player's view) is thus a mixed-radix number whose digit at ply l is the rank taken
+//!   there (counted from the second player's side on odd plies), centred on 0. An interior node
+//!   evaluates to the centre of its block.
+//!
+//!   Why every ordering that puts children worst first (`oracle-worst`) reads all b^d leaves,
+//!   fail-hard or fail-soft: let J(n) be node n's block (values from n's mover's view) and
+//!   (α, β) its window. Claim: α < min J(n) and max J(n) < β at every node searched. At the
+//!   root the window is (−∞, +∞). At n, children come in increasing blocks J_1 < J_2 < ...;
+//!   when child i is searched, α has risen to at most the value of child i−1, which lies in
+//!   J_{i−1} < J_i, and β > max J(n) ≥ max J_i; the child sees (−β, −α) and its block −J_i,
+//!   so the claim holds there too. Hence no child's value ever reaches β: no cutoff anywhere,
+//!   shallow or deep, and every leaf is read. (On `independent` trees deep cutoffs can prune
+//!   under every ordering, so no ordering need read all b^d leaves there.)
 //!
 //! Moves are child numbers 0..b (natural order 0, 1, ...). The static order (`static`) sorts
 //! children by their heuristic evaluation from the mover's side: informative for the
@@ -63,14 +80,17 @@ impl Values {
 pub enum Model {
     Independent,
     Incremental,
+    /// Siblings' subtrees take non-overlapping blocks of values (alpha-beta's worst case).
+    Nested,
 }
 
 impl Model {
-    pub const NAMES: [&'static str; 2] = ["independent", "incremental"];
+    pub const NAMES: [&'static str; 3] = ["independent", "incremental", "nested"];
     pub fn parse(s: &str) -> Option<Model> {
         match s {
             "independent" => Some(Model::Independent),
             "incremental" => Some(Model::Incremental),
+            "nested" => Some(Model::Nested),
             _ => None,
         }
     }
@@ -78,6 +98,7 @@ impl Model {
         match self {
             Model::Independent => "independent",
             Model::Incremental => "incremental",
+            Model::Nested => "nested",
         }
     }
 }
@@ -112,6 +133,12 @@ impl UniformSpec {
                 return Err((
                     "model",
                     "model = \"incremental\" sums edge values, which can tie: use values = \"continuous\" or \"integer\" with it, or model = \"independent\" with distinct values".to_string(),
+                ))
+            }
+            (Values::Continuous | Values::Integer { .. }, Model::Nested) => {
+                return Err((
+                    "model",
+                    "model = \"nested\" numbers the leaves itself (distinct values in nested blocks): use it with values = \"distinct\"".to_string(),
                 ))
             }
             (Values::Distinct, _) if (b as f64).powi(d as i32) > MAX_DISTINCT_LEAVES => {
@@ -166,6 +193,7 @@ pub fn splitmix(mut z: u64) -> u64 {
 const SALT_VALUE: u64 = 0x6a09_e667_f3bc_c908;
 const SALT_EDGE: u64 = 0xbb67_ae85_84ca_a73b;
 const SALT_PERM: u64 = 0x3c6e_f372_fe94_f82b;
+const SALT_RANK: u64 = 0xa54f_f53a_5f1d_36f1;
 
 /// A seeded permutation of 0..n (n >= 1): a balanced 4-round Feistel network on the smallest
 /// even number of bits covering n, with cycle walking back into 0..n.
@@ -204,7 +232,8 @@ pub struct Uniform {
     hash: [u64; MAX_HEIGHT as usize + 1],
     index: [u64; MAX_HEIGHT as usize + 1],
     path: [u16; MAX_HEIGHT as usize + 1],
-    /// Incremental model: the sum of edge values from the root, first player's view.
+    /// Incremental model: the sum of edge values from the root, first player's view. Nested
+    /// model: the first value of the node's block, not yet centred.
     sum: [i64; MAX_HEIGHT as usize + 1],
 }
 
@@ -317,6 +346,7 @@ impl Uniform {
         let p = self.ply;
         let v = match (self.spec.model, self.spec.values) {
             (Model::Incremental, _) => self.sum[p],
+            (Model::Nested, _) => self.block_centre(p, self.sum[p]),
             (Model::Independent, Values::Distinct) => {
                 let n = (self.spec.branching as u64).pow(p as u32);
                 let key = splitmix(self.seed ^ SALT_PERM ^ ((p as u64) << 56));
@@ -325,6 +355,35 @@ impl Uniform {
             (Model::Independent, _) => self.draw(splitmix(self.hash[p] ^ SALT_VALUE)),
         };
         v as i32
+    }
+
+    /// Nested model: b^(d - p), the size of a block at ply p.
+    #[inline(always)]
+    fn block(&self, p: usize) -> i64 {
+        (self.spec.branching as i64).pow(self.spec.height - p as u32)
+    }
+
+    /// Nested model: the first value of child `m`'s block, for the node at ply `p` whose block
+    /// starts at `start`. The child's rank (0: the mover's worst) is a seeded permutation of the
+    /// child numbers; on odd plies the second player moves, so rank r takes the r-th block
+    /// from the top.
+    #[inline(always)]
+    fn child_block(&self, p: usize, start: i64, m: u32) -> i64 {
+        let b = self.spec.branching as u64;
+        let rank = permute(m as u64, b, splitmix(self.hash[p] ^ SALT_RANK)) as i64;
+        let digit = if p.is_multiple_of(2) {
+            rank
+        } else {
+            b as i64 - 1 - rank
+        };
+        start + digit * self.block(p + 1)
+    }
+
+    /// Nested model: the value of a node at ply `p` whose block starts at `start` (a leaf's
+    /// value at the bottom, the block's centre above), centred so the tree's values straddle 0.
+    #[inline(always)]
+    fn block_centre(&self, p: usize, start: i64) -> i64 {
+        start + (self.block(p) - 1) / 2 - self.block(0) / 2
     }
 
     #[inline(always)]
@@ -366,8 +425,12 @@ impl Game for Uniform {
             .wrapping_mul(self.spec.branching as u64)
             .wrapping_add(m as u64);
         self.path[p] = m as u16;
-        if self.spec.model == Model::Incremental {
-            self.sum[p + 1] = self.sum[p] + self.edge(splitmix(h ^ SALT_EDGE));
+        match self.spec.model {
+            Model::Incremental => {
+                self.sum[p + 1] = self.sum[p] + self.edge(splitmix(h ^ SALT_EDGE))
+            }
+            Model::Nested => self.sum[p + 1] = self.child_block(p, self.sum[p], m),
+            Model::Independent => {}
         }
         self.ply = p + 1;
     }
@@ -419,6 +482,7 @@ impl Game for Uniform {
         let h = splitmix(self.hash[p] ^ (m as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let v = match (self.spec.model, self.spec.values) {
             (Model::Incremental, _) => self.sum[p] + self.edge(splitmix(h ^ SALT_EDGE)),
+            (Model::Nested, _) => self.block_centre(p + 1, self.child_block(p, self.sum[p], m)),
             (Model::Independent, Values::Distinct) => {
                 let n = (self.spec.branching as u64).pow(p as u32 + 1);
                 let key = splitmix(self.seed ^ SALT_PERM ^ ((p as u64 + 1) << 56));
