@@ -116,10 +116,10 @@ impl<G: Game> Searcher<G> {
             if improves {
                 self.update_pv(ply, m);
             }
-            if TT && v > best {
+            if v > best {
+                best = v;
                 best_i = i;
             }
-            best = best.max(v);
             alpha = alpha.max(v);
             if alpha >= beta {
                 self.counters.cutoffs += 1;
