@@ -306,3 +306,35 @@ fn solve_cli_writes_csv_and_fails_on_a_wrong_expected_score() {
     assert_eq!(code, 1);
     assert!(stdout.contains("44455554221,-15,,"), "{stdout}");
 }
+
+#[test]
+fn solve_cli_ends_quietly_when_stdout_closes() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    // More output than a pipe holds (4 × 1,000 lines), so the solver writes after the reader
+    // has gone, as with `harness solve ... | head`.
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("positions.txt");
+    let set = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/data/connect4/Test_L3_R1"),
+    )
+    .unwrap();
+    std::fs::write(&p, set.repeat(4)).unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["solve", "--game", "connect4"])
+        .arg(&p)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert_eq!(first.trim(), "position,score,expected,nodes,micros");
+    // The reader is dropped here: the pipe is closed.
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

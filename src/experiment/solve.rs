@@ -117,15 +117,25 @@ fn solve_all<G: Game>(
 }
 
 /// The whole command: reads `path`, solves, writes CSV to `out`. Returns the number of
-/// positions whose score differs from the expected one.
+/// positions whose score differs from the expected one. A reader that goes away (a closed
+/// pipe, as with `| head`) ends the command quietly: the positions solved so far count.
 pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write) -> Result<usize> {
     let positions = read_positions(setup, path)?;
     let mut w = ::csv::Writer::from_writer(out);
-    let csv_err = |e: ::csv::Error| Error::Internal(format!("CSV: {e}"));
-    w.write_record(["position", "score", "expected", "nodes", "micros"])
-        .map_err(csv_err)?;
+    let mut closed = false;
+    let write_err = |e: ::csv::Error, closed: &mut bool| match e.kind() {
+        ::csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe => {
+            *closed = true;
+            Error::Internal("stdout closed".into())
+        }
+        _ => Error::Internal(format!("writing CSV: {e}")),
+    };
+    if let Err(e) = w.write_record(["position", "score", "expected", "nodes", "micros"]) {
+        let e = write_err(e, &mut closed);
+        return if closed { Ok(0) } else { Err(e) };
+    }
     let mut wrong = 0;
-    solve_positions(setup, &positions, opts, |s| {
+    let done = solve_positions(setup, &positions, opts, |s| {
         if s.result.status != crate::search::Status::Ok {
             return Err(Error::Internal(format!(
                 "line {}: the node budget stopped the solve of `{}`",
@@ -147,9 +157,12 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
             s.result.counters.nodes.to_string(),
             format!("{:.3}", s.result.counters.time_ns as f64 / 1000.0),
         ])
-        .map_err(csv_err)?;
-        w.flush()
-            .map_err(|e| Error::Internal(format!("writing CSV: {e}")))
-    })?;
-    Ok(wrong)
+        .and_then(|()| w.flush().map_err(::csv::Error::from))
+        .map_err(|e| write_err(e, &mut closed))
+    });
+    match done {
+        Err(_) if closed => Ok(wrong),
+        Err(e) => Err(e),
+        Ok(()) => Ok(wrong),
+    }
 }

@@ -144,9 +144,19 @@ pub struct Connect4 {
     history: [u8; MAX_CELLS],
 }
 
-/// True when `p` holds four in a row in any direction.
+/// True when `p` holds four in a row in any direction. The standard board's column stride (7)
+/// gets its own copy with constant shifts.
 #[inline(always)]
 fn has_four(p: u64, h1: u32) -> bool {
+    if h1 == 7 {
+        has_four_in(p, 7)
+    } else {
+        has_four_in(p, h1)
+    }
+}
+
+#[inline(always)]
+fn has_four_in(p: u64, h1: u32) -> bool {
     for s in [1, h1, h1 + 1, h1 - 1] {
         let m = p & (p >> s);
         if m & (m >> (2 * s)) != 0 {
@@ -156,9 +166,19 @@ fn has_four(p: u64, h1: u32) -> bool {
     false
 }
 
-/// The cells (occupied or not) that would complete a four for the stones `p`.
+/// The cells (occupied or not) that would complete a four for the stones `p` (constant shifts
+/// on the standard board, as `has_four`).
 #[inline(always)]
 fn completing_cells(p: u64, h1: u32) -> u64 {
+    if h1 == 7 {
+        completing_cells_in(p, 7)
+    } else {
+        completing_cells_in(p, h1)
+    }
+}
+
+#[inline(always)]
+fn completing_cells_in(p: u64, h1: u32) -> u64 {
     // Vertical: three stones below the cell.
     let mut r = (p << 1) & (p << 2) & (p << 3);
     for s in [h1, h1 + 1, h1 - 1] {
@@ -442,9 +462,11 @@ impl Game for Connect4 {
 
     #[inline]
     fn threats_score(&self, m: Self::Move) -> Option<i32> {
-        let mut child = *self;
-        child.make(m);
-        Some(child.threats(child.last_mover()).count_ones() as i32)
+        // The position after the move, without copying the game.
+        let stone = (self.mask + self.geo.bottom_cell(m as u32)) & self.geo.column_mask(m as u32);
+        let own = self.current | stone;
+        let empty = self.geo.board & !(self.mask | stone);
+        Some((completing_cells(own, self.geo.height + 1) & empty).count_ones() as i32)
     }
 
     fn format_move(&self, m: u8) -> String {
@@ -500,10 +522,11 @@ impl Game for Connect4 {
         }
         // Never play just below a cell where the opponent would complete four.
         ok &= !(opp_threats >> 1);
-        for c in 0..self.geo.width {
-            if ok & self.geo.column_mask(c) != 0 {
-                out.push(c as u8);
-            }
+        // At most one playable cell per column: one set bit per move, left to right.
+        let h1 = self.geo.height + 1;
+        while ok != 0 {
+            out.push((ok.trailing_zeros() / h1) as u8);
+            ok &= ok - 1;
         }
         lost
     }

@@ -19,21 +19,29 @@
 //!   (`Game::solver_bounds`): beta down to the earliest win left, and (with `non-losing`) alpha
 //!   up to the earliest loss left; a node whose window closes returns at once (counted as a
 //!   node and a leaf). Near the end of the board both bounds become a draw. Needs `win-check`.
-//!   At the root it also narrows the range of scores the null-window tests bisect.
-//! - `tt`: a transposition table of value bounds (lower, upper) per exact key, consulted
-//!   before the moves are generated and updated after.
+//! - `tt`: the harness's transposition table (`search::tt`, `always` replacement, 2^20
+//!   entries or the node budget's next power of two) holding a value bound per exact key
+//!   (lower, upper or exact, a new bound intersected with the one found) and the best move,
+//!   consulted after the moves are generated and before they are searched. The table's move
+//!   goes first, as in every search with a table (unless the ordering names `tt`). Keys pass
+//!   through a bijective mix first, so structured keys spread over the slots and stay exact.
+//!   The table is emptied before each solve in time proportional to the previous solve's stores.
 //!
 //! Nodes are counted as in every search: one per call of the recursive search, summed over all
 //! the null-window searches of one position. A position that is over, or (with `win-check`)
 //! that the side to move wins at once, is decided before any search: 0 nodes.
 //!
-//! The table is solver-local for now (`SolverTable`): a seam to be replaced by the generic
-//! transposition table (`search::tt`) once it lands.
+//! Below the root with `non-losing`, the win check is skipped: the parent played none of the
+//! moves that let the side to move connect at once, so it cannot fire (the counts are the same).
 
 use std::fmt;
 use std::time::Instant;
 
-use super::{Algorithm, Counters, SearchSpec, Searcher, Status, Variant};
+use super::tt::{self, Bound, Table, NO_MOVE};
+use super::{
+    move_to_front, Algorithm, Counters, OrderTerm, Replacement, SearchSpec, Searcher, Status,
+    TtSpec, Variant,
+};
 use crate::games::{Game, INF};
 
 /// The techniques the solver uses.
@@ -120,90 +128,97 @@ impl fmt::Display for Techniques {
     }
 }
 
-/// log2 of the number of entries of the solver's table.
-pub const TABLE_BITS: u32 = 20;
+/// Entries of the solver's table when the spec gives none: 2^20 (16 MiB), fewer when a node
+/// budget bounds the stores (a table larger than the budget's next power of two is never
+/// filled).
+pub const TABLE_ENTRIES: u64 = 1 << 20;
 
-/// Table counters (solver-local until the generic table lands).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TableCounters {
-    pub probes: u64,
-    /// The key matched.
-    pub hits: u64,
-    /// The entry alone decided the node.
-    pub cutoffs: u64,
-    pub stores: u64,
-}
-
-/// A direct-mapped table of value bounds, one slot per index, always replaced. Entries carry
-/// the full 64-bit key, so a hit is never another position. `reset` starts a new generation in
-/// O(1): entries of older generations read as empty. The arrays are zero-allocated, so only the
-/// pages a search touches are ever written.
-pub struct SolverTable {
-    keys: Vec<u64>,
-    bounds: Vec<u64>,
-    generations: Vec<u32>,
-    generation: u32,
-    shift: u32,
-    pub counters: TableCounters,
+/// The table of one solver: the harness's transposition table (`search::tt`) holding value
+/// bounds per exact key, emptied before each solve in time proportional to the previous
+/// solve's stores (the keys stored are recorded; a solve that stored more than a quarter of
+/// the entries empties the whole table).
+struct SolverTable {
+    table: Table,
+    stored: Vec<u64>,
+    /// Most keys recorded (a quarter of the entries).
+    cap: usize,
+    overflow: bool,
+    naive_exact: bool,
 }
 
 impl SolverTable {
-    pub fn new(bits: u32) -> SolverTable {
-        let n = 1usize << bits;
+    fn new(spec: &TtSpec) -> SolverTable {
+        // `Table::new` writes every entry: no page is first touched during a solve.
+        let table = Table::new(spec);
+        let cap = (table.len() / 4).max(1);
         SolverTable {
-            keys: vec![0; n],
-            bounds: vec![0; n],
-            generations: vec![0; n],
-            generation: 1,
-            shift: 64 - bits,
-            counters: TableCounters::default(),
+            table,
+            stored: Vec::with_capacity(cap),
+            cap,
+            overflow: false,
+            naive_exact: spec.bounds == crate::search::Bounds::NaiveExact,
         }
     }
 
-    /// Empties the table (a new generation).
-    pub fn reset(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
-            self.generations.iter_mut().for_each(|g| *g = 0);
-            self.generation = 1;
-        }
-        self.counters = TableCounters::default();
-    }
-
-    #[inline(always)]
-    fn index(&self, key: u64) -> usize {
-        (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize
-    }
-
-    /// The (lower, upper) bounds stored for `key`, if any.
-    #[inline(always)]
-    pub fn probe(&mut self, key: u64) -> Option<(i32, i32)> {
-        self.counters.probes += 1;
-        let i = self.index(key);
-        if self.generations[i] == self.generation && self.keys[i] == key {
-            self.counters.hits += 1;
-            let b = self.bounds[i];
-            Some(((b >> 32) as u32 as i32, b as u32 as i32))
+    /// Empties the table.
+    fn reset(&mut self) {
+        if self.overflow {
+            self.table.clear();
         } else {
-            None
+            for &k in &self.stored {
+                self.table.forget(k);
+            }
         }
+        self.stored.clear();
+        self.overflow = false;
     }
 
-    /// Stores bounds for `key`, intersected with what the slot already knows of the same key.
+    /// Stores what a search of the node found (`score` as a `bound`) and its best move. A
+    /// probe hit `old` (lower, upper) is intersected with it: when they meet, the entry becomes
+    /// exact; otherwise the new bound (tightened by the old one) replaces the old entry.
     #[inline(always)]
-    pub fn store(&mut self, key: u64, lo: i32, hi: i32) {
-        self.counters.stores += 1;
-        let i = self.index(key);
-        let (mut lo, mut hi) = (lo, hi);
-        if self.generations[i] == self.generation && self.keys[i] == key {
-            let b = self.bounds[i];
-            lo = lo.max((b >> 32) as u32 as i32);
-            hi = hi.min(b as u32 as i32);
+    fn store(
+        &mut self,
+        key: u64,
+        score: i32,
+        bound: Bound,
+        old: Option<(i32, i32)>,
+        mv: u32,
+        c: &mut Counters,
+    ) {
+        let (score, bound) = match (old, bound) {
+            _ if self.naive_exact => (score, Bound::Exact),
+            (Some((lo, hi)), Bound::Lower) => {
+                let lo = lo.max(score);
+                (lo, if lo >= hi { Bound::Exact } else { Bound::Lower })
+            }
+            (Some((lo, hi)), Bound::Upper) => {
+                let hi = hi.min(score);
+                (hi, if lo >= hi { Bound::Exact } else { Bound::Upper })
+            }
+            _ => (score, bound),
+        };
+        self.table.store(key, 0, score, bound, mv, c);
+        if self.stored.len() < self.cap {
+            self.stored.push(key);
+        } else {
+            self.overflow = true;
         }
-        self.generations[i] = self.generation;
-        self.keys[i] = key;
-        self.bounds[i] = ((lo as u32 as u64) << 32) | hi as u32 as u64;
     }
+}
+
+/// A bijection of the 64-bit keys (the splitmix64 finalizer: xor-shifts and multiplications
+/// by odd constants, each invertible), so distinct positions keep distinct keys while every key
+/// bit reaches the low bits the table indexes by. Structured keys such as Connect Four's
+/// (stones + mask, column by column) would otherwise crowd into few slots.
+#[inline(always)]
+fn spread(key: u64) -> u64 {
+    let mut x = key;
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// What one solve returns.
@@ -213,8 +228,8 @@ pub struct SolveResult {
     pub value: i32,
     /// The score in the game's external convention (weak mode: 1, 0 or -1).
     pub score: i32,
+    /// The search counters, the table's (`tt_*`) included.
     pub counters: Counters,
-    pub table: TableCounters,
     /// Alpha-beta searches run (null-window tests, or 1).
     pub searches: u32,
     pub status: Status,
@@ -226,6 +241,9 @@ pub struct Solver<G: Game> {
     search: Searcher<G>,
     tech: Techniques,
     table: Option<SolverTable>,
+    /// The table's move goes first although the ordering does not name `tt` (as in every
+    /// search with a table).
+    tt_first: bool,
 }
 
 impl<G: Game> Solver<G> {
@@ -237,10 +255,24 @@ impl<G: Game> Solver<G> {
         spec.variant = Variant::FailSoft;
         // Buffers for the longest game from the root.
         spec.depth = root.max_remaining_plies();
+        // The solver keeps its own table (below), not the searcher's.
+        let table_spec = spec.tt.take().unwrap_or_else(|| {
+            let budget = spec
+                .max_nodes
+                .map_or(u64::MAX, |n| n.max(1).next_power_of_two());
+            TtSpec {
+                replacement: Replacement::Always,
+                ..TtSpec::new(TABLE_ENTRIES.min(budget))
+            }
+        });
+        if tech.tt {
+            tt::check_entries(table_spec.entries, table_spec.replacement)?;
+        }
         Ok(Solver {
             search: Searcher::new(root, &spec, seed)?,
             tech,
-            table: tech.tt.then(|| SolverTable::new(TABLE_BITS)),
+            table: tech.tt.then(|| SolverTable::new(&table_spec)),
+            tt_first: tech.tt && !spec.ordering.has(&OrderTerm::Tt),
         })
     }
 
@@ -274,11 +306,10 @@ impl<G: Game> Solver<G> {
         } else if let Some(v) = self.tech.win_check.then(|| game.win_in_one()).flatten() {
             v
         } else {
+            // The whole range of scores still possible. Narrowing its top by `bounds` (no win
+            // before our next stone but one) would move the medians the tests bisect at, and
+            // costs nodes: 3,801 instead of 3,275 per position on Test_L1_R1.
             let (mut lo, mut hi) = game.external_bounds();
-            if self.tech.bounds {
-                // The side to move cannot win at once (checked above).
-                hi = hi.min(game.external_score(game.solver_bounds().1));
-            }
             if weak {
                 lo = lo.max(-1);
                 hi = hi.min(1);
@@ -317,6 +348,7 @@ impl<G: Game> Solver<G> {
             }
         };
         self.search.counters.time_ns = start.elapsed().as_nanos() as u64;
+
         let mut score = game.external_score(value);
         if weak {
             score = score.signum();
@@ -325,7 +357,6 @@ impl<G: Game> Solver<G> {
             value,
             score,
             counters: self.search.counters,
-            table: self.table.as_ref().map(|t| t.counters).unwrap_or_default(),
             searches,
             status: if self.search.aborted {
                 Status::Budget
@@ -348,12 +379,15 @@ impl<G: Game> Solver<G> {
         }
         let (mut alpha, mut beta) = (alpha, beta);
         let tech = self.tech;
-        if tech.win_check {
+        // Below the root with non-losing moves, the side to move cannot win at once: its
+        // parent played none of the moves that let it.
+        if tech.win_check && (ply == 0 || !tech.non_losing) {
             if let Some(v) = game.win_in_one() {
                 c.leaves += 1;
                 return v;
             }
         }
+        debug_assert!(!tech.win_check || game.win_in_one().is_none());
         let mut moves = std::mem::take(&mut self.search.moves[ply]);
         moves.clear();
         let lost = if tech.non_losing {
@@ -390,23 +424,41 @@ impl<G: Game> Solver<G> {
             alpha = alpha.max(lo);
             beta = beta.min(hi);
         }
-        let key = game.key();
-        if let Some(t) = &mut self.table {
-            if let Some((lo, hi)) = t.probe(key) {
+        let key = spread(game.key());
+        let mut old = None;
+        let mut tt_move = NO_MOVE;
+        if let Some(t) = &self.table {
+            let c = &mut self.search.counters;
+            c.tt_probes += 1;
+            if let Some(e) = t.table.probe(key, c) {
+                c.tt_hits += 1;
+                let s = e.score();
+                let (lo, hi) = match e.bound() {
+                    Bound::Exact => (s, s),
+                    Bound::Lower => (s, INF),
+                    Bound::Upper => (-INF, s),
+                };
                 if lo >= beta || hi <= alpha || lo == hi {
-                    t.counters.cutoffs += 1;
+                    c.tt_cutoffs += 1;
                     self.search.moves[ply] = moves;
                     return if lo >= beta { lo } else { hi };
                 }
                 alpha = alpha.max(lo);
                 beta = beta.min(hi);
+                old = Some((lo, hi));
+                tt_move = e.best_move();
             }
         }
         let alpha0 = alpha;
         self.search.counters.interior += 1;
         self.search.counters.moves_generated += moves.len() as u64;
+        self.search.node_tt_move = tt_move;
         self.search.sort_moves(game, ply, &mut moves);
+        if self.tt_first && tt_move != NO_MOVE {
+            move_to_front(&mut moves, |m| game.move_index(m) as u32 == tt_move);
+        }
         let mut best = -INF;
+        let mut best_move = NO_MOVE;
         for (i, &m) in moves.iter().enumerate() {
             game.make(m);
             let v = -self.node(game, ply + 1, -beta, -alpha);
@@ -414,13 +466,19 @@ impl<G: Game> Solver<G> {
             if self.search.aborted {
                 break;
             }
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_move = game.move_index(m) as u32;
+            }
             if v > alpha {
                 alpha = v;
                 if alpha >= beta {
                     self.search.counters.cutoffs += 1;
                     if i == 0 {
                         self.search.counters.first_move_cutoffs += 1;
+                    }
+                    if tt_move != NO_MOVE && best_move == tt_move {
+                        self.search.counters.cutoffs_tt += 1;
                     }
                     break;
                 }
@@ -429,13 +487,14 @@ impl<G: Game> Solver<G> {
         self.search.moves[ply] = moves;
         if !self.search.aborted {
             if let Some(t) = &mut self.table {
-                if best <= alpha0 {
-                    t.store(key, -INF, best);
+                let bound = if best <= alpha0 {
+                    Bound::Upper
                 } else if best >= beta {
-                    t.store(key, best, INF);
+                    Bound::Lower
                 } else {
-                    t.store(key, best, best);
-                }
+                    Bound::Exact
+                };
+                t.store(key, best, bound, old, best_move, &mut self.search.counters);
             }
         }
         best
@@ -473,13 +532,53 @@ mod tests {
     }
 
     #[test]
-    fn table_keeps_bounds_per_generation() {
-        let mut t = SolverTable::new(4);
-        t.store(7, -INF, 5);
-        t.store(7, -3, INF);
-        assert_eq!(t.probe(7), Some((-3, 5)));
-        assert_eq!(t.probe(8), None);
+    fn spread_is_a_bijection_on_a_sample() {
+        let keys: Vec<u64> = (0..1u64 << 12).map(|k| k << 37 | k).collect();
+        let mut out: Vec<u64> = keys.iter().map(|&k| spread(k)).collect();
+        out.sort_unstable();
+        out.dedup();
+        assert_eq!(out.len(), keys.len());
+        // The low 12 bits (a table of 4,096 slots) are well spread: most slots are used.
+        let mut low: Vec<u64> = keys.iter().map(|&k| spread(k) & 4095).collect();
+        low.sort_unstable();
+        low.dedup();
+        assert!(low.len() > 2_000, "{}", low.len());
+    }
+
+    #[test]
+    fn table_intersects_bounds_and_empties_between_solves() {
+        let mut t = SolverTable::new(&TtSpec {
+            replacement: Replacement::Always,
+            ..TtSpec::new(16)
+        });
+        let mut c = Counters::default();
+        let bounds = |t: &SolverTable, k: u64| {
+            t.table
+                .probe(k, &mut Counters::default())
+                .map(|e| (e.score(), e.bound()))
+        };
+        t.store(7, 5, Bound::Upper, None, NO_MOVE, &mut c);
+        assert_eq!(bounds(&t, 7), Some((5, Bound::Upper)));
+        // A lower bound meeting the upper one makes the entry exact...
+        t.store(7, 5, Bound::Lower, Some((-INF, 5)), 2, &mut c);
+        assert_eq!(bounds(&t, 7), Some((5, Bound::Exact)));
+        // ... otherwise the new bound, tightened by the old, replaces it.
+        t.store(8, -3, Bound::Lower, Some((-4, 9)), 1, &mut c);
+        assert_eq!(bounds(&t, 8), Some((-3, Bound::Lower)));
+        t.store(9, 20, Bound::Upper, Some((-4, 9)), 1, &mut c);
+        assert_eq!(bounds(&t, 9), Some((9, Bound::Upper)));
+        assert_eq!(c.tt_stores, 4);
         t.reset();
-        assert_eq!(t.probe(7), None);
+        for k in [7, 8, 9] {
+            assert_eq!(bounds(&t, k), None);
+        }
+        // More stores than a quarter of the entries: the whole table is emptied.
+        for k in 0..10 {
+            t.store(k, 1, Bound::Lower, None, NO_MOVE, &mut c);
+        }
+        assert!(t.overflow);
+        t.reset();
+        assert!((0..10).all(|k| bounds(&t, k).is_none()));
+        assert_eq!(t.table.occupancy(), 0);
     }
 }

@@ -250,6 +250,25 @@ impl Table {
         self.age = (self.age + 1) & 63;
     }
 
+    /// Empties every slot and resets the age: O(entries). Also writes every page of the
+    /// table once, so a caller that reuses the table pays the first-touch cost up front.
+    pub fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+        self.age = 0;
+    }
+
+    /// Empties the slot holding `key`, if any: O(bucket). A caller that records the keys it
+    /// stored can empty the table in time proportional to its stores.
+    pub fn forget(&mut self, key: u64) {
+        let k = key & self.key_mask;
+        let (base, n) = self.bucket(k);
+        for e in &mut self.slots[base..base + n] {
+            if e.occupied() && e.key == k {
+                *e = Entry::default();
+            }
+        }
+    }
+
     /// Occupied entries.
     pub fn occupancy(&self) -> u64 {
         self.slots.iter().filter(|e| e.occupied()).count() as u64
