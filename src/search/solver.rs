@@ -19,8 +19,8 @@
 //!   (`Game::solver_bounds`): beta down to the earliest win left, and (with `non-losing`) alpha
 //!   up to the earliest loss left; a node whose window closes returns at once (counted as a
 //!   node and a leaf). Near the end of the board both bounds become a draw. Needs `win-check`.
-//! - `tt`: the harness's transposition table (`search::tt`, `always` replacement, 2^20
-//!   entries or the node budget's next power of two) holding a value bound per exact key
+//! - `tt`: the harness's transposition table (`search::tt`, `always` replacement, 2^18
+//!   entries unless the spec gives a table) holding a value bound per exact key
 //!   (lower, upper or exact, a new bound intersected with the one found) and the best move,
 //!   consulted after the moves are generated and before they are searched. The table's move
 //!   goes first, as in every search with a table (unless the ordering names `tt`). Keys pass
@@ -128,10 +128,10 @@ impl fmt::Display for Techniques {
     }
 }
 
-/// Entries of the solver's table when the spec gives none: 2^20 (16 MiB), fewer when a node
-/// budget bounds the stores (a table larger than the budget's next power of two is never
-/// filled).
-pub const TABLE_ENTRIES: u64 = 1 << 20;
+/// Entries of the solver's table when the spec gives none: 2^18 (4 MiB), the same for
+/// `harness solve` and for experiment runs, so both count the same nodes. The hardest shipped
+/// positions store about 10^5 entries.
+pub const TABLE_ENTRIES: u64 = 1 << 18;
 
 /// The table of one solver: the harness's transposition table (`search::tt`) holding value
 /// bounds per exact key, emptied before each solve in time proportional to the previous
@@ -256,14 +256,9 @@ impl<G: Game> Solver<G> {
         // Buffers for the longest game from the root.
         spec.depth = root.max_remaining_plies();
         // The solver keeps its own table (below), not the searcher's.
-        let table_spec = spec.tt.take().unwrap_or_else(|| {
-            let budget = spec
-                .max_nodes
-                .map_or(u64::MAX, |n| n.max(1).next_power_of_two());
-            TtSpec {
-                replacement: Replacement::Always,
-                ..TtSpec::new(TABLE_ENTRIES.min(budget))
-            }
+        let table_spec = spec.tt.take().unwrap_or(TtSpec {
+            replacement: Replacement::Always,
+            ..TtSpec::new(TABLE_ENTRIES)
         });
         if tech.tt {
             tt::check_entries(table_spec.entries, table_spec.replacement)?;
