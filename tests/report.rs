@@ -427,3 +427,113 @@ fn run_with_a_bad_report_section_keeps_runs_csv_and_exits_2() {
     assert!(out_dir.join("manifest.json").exists());
     assert!(!out_dir.join("report.md").exists());
 }
+
+/// Two depths; at depth 6 one of the two positions stopped at the node budget.
+fn budget_rows() -> Vec<Vec<(&'static str, String)>> {
+    let mut rows = Vec::new();
+    for (k, (depth, pos, nodes, status)) in [
+        (4, 0, 100, "ok"),
+        (4, 1, 120, "ok"),
+        (6, 0, 900, "ok"),
+        (6, 1, 1000, "budget"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        rows.push(vec![
+            ("run_key", format!("k{k}")),
+            ("game", "tictactoe".to_string()),
+            ("position_id", pos.to_string()),
+            ("depth", depth.to_string()),
+            ("status", status.to_string()),
+            ("nodes", nodes.to_string()),
+            ("max_ply", depth.to_string()),
+            ("ebf", "2.5".to_string()),
+        ]);
+    }
+    rows
+}
+
+#[test]
+fn budget_hit_points_are_marked_as_lower_bounds() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("runs.csv"),
+        runs_csv(&[], &[], &budget_rows()),
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let summary = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(summary.as_bytes());
+    let head = rdr.headers().unwrap().clone();
+    let b = head.iter().position(|h| h == "budget_runs").unwrap();
+    let budgets: Vec<String> = rdr.records().map(|r| r.unwrap()[b].to_string()).collect();
+    assert_eq!(budgets, ["0", "1"]);
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    // Depth 4 is a measurement, depth 6 (mean 950 with a stopped run) a lower bound.
+    assert!(md.contains("| all runs | 4 | 110 | 100 | 120 |"), "{md}");
+    assert!(md.contains("| all runs | 6 | ≥ 950 | 900 | 1000 |"), "{md}");
+    let svg = fs::read_to_string(tmp.path().join("charts/nodes.svg")).unwrap();
+    assert!(svg.contains("≥ budget hit (lower bound)"), "legend entry");
+    // Not joined: the thick polylines in the series' colour are the budget mark's arrow (shaft
+    // and head) and the legend swatch; a line joining depth 4 to 6 would be a fourth.
+    assert_eq!(
+        svg.matches("stroke=\"#0072B2\" stroke-width=\"3\" points=")
+            .count(),
+        3,
+        "{svg}"
+    );
+}
+
+#[test]
+fn pool_averages_the_charts_over_a_column_but_not_the_summary() {
+    let mut rows = Vec::new();
+    let mut k = 0;
+    for depth in [4, 6] {
+        for (size, nodes) in [(16, 900), (256, 500)] {
+            for pos in 0..2 {
+                k += 1;
+                rows.push(vec![
+                    ("run_key", format!("k{k:02}")),
+                    ("game", "tictactoe".to_string()),
+                    ("position_id", format!("{depth}{pos}")),
+                    ("depth", depth.to_string()),
+                    ("nodes", (nodes * depth / 4).to_string()),
+                    ("max_ply", depth.to_string()),
+                    ("tt_entries", size.to_string()),
+                    ("tt_bytes", (size * 16).to_string()),
+                ]);
+            }
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("runs.csv"),
+        runs_csv(&[], &["tt_entries", "tt_bytes"], &rows),
+    )
+    .unwrap();
+    fs::write(
+        tmp.path().join("experiment.toml"),
+        "name = \"tiny\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n\
+         [report]\nx = \"tt_entries\"\nx_scale = \"category\"\npool = \"depth\"\ncharts = [\"nodes\"]\n",
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let summary = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    assert_eq!(summary.lines().count(), 1 + 4, "groups: 2 depths x 2 sizes");
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    // One series (tt_bytes is a function of tt_entries; depth is pooled), means over 4 runs.
+    assert!(md.contains("| all runs | 16 | 1125 | 900 | 1350 |"), "{md}");
+    assert!(md.contains("| all runs | 256 | 625 | 500 | 750 |"), "{md}");
+    assert!(md.contains("The charts pool over `depth`"));
+    // pool and x on the same column: an input error at the key.
+    fs::write(
+        tmp.path().join("experiment.toml"),
+        "name = \"tiny\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n\
+         [report]\nx = \"depth\"\npool = \"depth\"\n",
+    )
+    .unwrap();
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("pool = `depth`"), "{err}");
+}

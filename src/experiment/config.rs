@@ -49,6 +49,21 @@ pub struct ReportSection {
     pub titles: Option<std::collections::BTreeMap<ChartKind, String>>,
     /// Theory lines to draw; default all three.
     pub theory: Option<Vec<TheoryKind>>,
+    /// Column(s) the charts average over instead of splitting by them (e.g. `depth` when
+    /// `depth = "full"` makes it a property of the position). summary.csv still groups by them.
+    pub pool: Option<Spanned<OneOrMany<String>>>,
+    /// How a numeric x axis is spaced: `linear` (default; log for table sizes), `log`, or
+    /// `category` (evenly, one tick per value: key bits 8, 9, ..., 64).
+    pub x_scale: Option<XScale>,
+}
+
+/// `[report] x_scale`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum XScale {
+    Linear,
+    Log,
+    Category,
 }
 
 /// The charts `[report] charts` can name.
@@ -63,14 +78,17 @@ pub enum ChartKind {
     RatioToMinimal,
     /// Nodes vs transposition-table size.
     NodesVsTable,
+    /// Quiescence nodes (qnodes) vs x (log y), next to the main-search nodes.
+    Qnodes,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 4] = [
+    pub const ALL: [ChartKind; 5] = [
         ChartKind::Nodes,
         ChartKind::Ebf,
         ChartKind::RatioToMinimal,
         ChartKind::NodesVsTable,
+        ChartKind::Qnodes,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -78,6 +96,7 @@ impl ChartKind {
             ChartKind::Ebf => "ebf",
             ChartKind::RatioToMinimal => "ratio-to-minimal",
             ChartKind::NodesVsTable => "nodes-vs-table",
+            ChartKind::Qnodes => "qnodes",
         }
     }
 }

@@ -25,7 +25,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::summary::{cmp_values, fmt_num, Group, Summary};
 use super::table::numeric;
 use crate::error::{Error, Result};
-use crate::experiment::config::{ChartKind, TheoryKind};
+use crate::experiment::config::{ChartKind, TheoryKind, XScale};
 
 /// The embedded font (DejaVu Sans; licence in assets/fonts/DejaVuSans-LICENSE.txt).
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -43,6 +43,9 @@ pub fn register_font() -> Result<()> {
     }
 }
 
+/// The label of the dashed line of runs without a table on a table-size axis.
+pub const NO_TABLE: &str = "no table";
+
 /// Columns that hold a transposition-table size, for `nodes-vs-table` (first one present).
 pub const TABLE_SIZE_COLUMNS: [&str; 4] = ["tt_entries", "tt_size", "tt_bits", "table_entries"];
 
@@ -55,6 +58,9 @@ pub struct Layout {
     pub x: String,
     pub series: Vec<String>,
     pub facet: Vec<String>,
+    /// Columns the charts average over (blanked before grouping; see `report::build`).
+    pub pool: Vec<String>,
+    pub x_scale: Option<XScale>,
     pub title: Option<String>,
     pub titles: BTreeMap<ChartKind, String>,
     pub theory: Vec<TheoryKind>,
@@ -68,6 +74,9 @@ pub struct Point {
     pub y: f64,
     pub lo: f64,
     pub hi: f64,
+    /// Some run of the point's group stopped at a budget: the mean is a lower bound. Drawn
+    /// apart from the line (hollow, with an up arrow), never joined to it.
+    pub budget: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -116,9 +125,10 @@ fn label_of(s: &Summary, g: &Group, cols: &[String], with_names: bool) -> String
                 let v = if v.is_empty() { "none" } else { v };
                 Some(format!("{c}={v}"))
             } else if v.is_empty() {
+                // Not set for this group (the variant of minimax): nothing to tell apart.
                 None
-            } else if v == "true" || v == "false" || numeric(v).is_some() {
-                // A bare number or true/false says nothing without its column.
+            } else if matches!(v, "true" | "false" | "on" | "off") || numeric(v).is_some() {
+                // A bare number, true/false or on/off says nothing without its column.
                 Some(format!("{c}={v}"))
             } else {
                 Some(v.to_string())
@@ -146,12 +156,61 @@ fn slug(text: &str) -> String {
     out.trim_matches('-').to_string()
 }
 
+/// Orders category labels with their numbers compared as numbers (`strong:0:0` before
+/// `strong:0.1:0.1` before `strong:1:1`).
+fn cmp_natural(a: &str, b: &str) -> std::cmp::Ordering {
+    fn parts(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut num = None;
+        for (i, ch) in s.char_indices() {
+            let d = ch.is_ascii_digit() || (ch == '.' && num == Some(true));
+            if num != Some(d) {
+                if i > start {
+                    out.push((num == Some(true), &s[start..i]));
+                }
+                start = i;
+                num = Some(d);
+            }
+        }
+        if start < s.len() {
+            out.push((num == Some(true), &s[start..]));
+        }
+        out
+    }
+    if numeric(a).is_some() && numeric(b).is_some() {
+        return cmp_values(a, b);
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    for (x, y) in pa.iter().zip(&pb) {
+        let o = match (x, y) {
+            ((true, u), (true, v)) => cmp_values(u, v),
+            ((_, u), (_, v)) => u.cmp(v),
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    pa.len().cmp(&pb.len()).then_with(|| a.cmp(b))
+}
+
 /// Units of the x axis title for the columns harness writes.
-fn x_title(col: &str) -> String {
-    match col {
-        "depth" => "search depth (plies)".into(),
-        c if TABLE_SIZE_COLUMNS.contains(&c) => format!("{c} (table entries, log scale)"),
-        c => c.to_string(),
+fn x_title(col: &str, log_x: bool) -> String {
+    let unit = match col {
+        "depth" => Some("plies"),
+        "tt_bits" => Some("log2 of table entries"),
+        c if TABLE_SIZE_COLUMNS.contains(&c) => Some("table entries"),
+        "tt_key_bits" => Some("hash-key bits stored"),
+        "tt_bytes" => Some("bytes"),
+        "height" => Some("plies"),
+        _ => None,
+    };
+    let name = if col == "depth" { "search depth" } else { col };
+    match (unit, log_x) {
+        (Some(u), true) => format!("{name} ({u}, log scale)"),
+        (Some(u), false) => format!("{name} ({u})"),
+        (None, true) => format!("{name} (log scale)"),
+        (None, false) => name.to_string(),
     }
 }
 
@@ -161,9 +220,23 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
     let mut charts = Vec::new();
     let mut skipped = Vec::new();
     let has_theory = s.groups.iter().any(|g| g.theory.is_some());
+    // A table-size axis needs two sizes at least (runs without a table have an empty size).
     let table_col = TABLE_SIZE_COLUMNS
         .iter()
-        .find(|c| varying(s, c))
+        .find(|c| {
+            let Some(i) = s.params.iter().position(|p| p == *c) else {
+                return false;
+            };
+            let mut sizes: Vec<&str> = s
+                .groups
+                .iter()
+                .map(|g| g.key[i].as_str())
+                .filter(|v| numeric(v).is_some())
+                .collect();
+            sizes.sort();
+            sizes.dedup();
+            sizes.len() >= 2
+        })
         .map(|c| c.to_string());
     for &kind in &layout.charts {
         let x = match kind {
@@ -171,7 +244,7 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
                 Some(c) => c.clone(),
                 None => {
                     skipped.push(format!(
-                        "`{}`: runs.csv has no varying table-size column ({})",
+                        "`{}`: runs.csv has no table-size column with two sizes or more ({})",
                         kind.name(),
                         TABLE_SIZE_COLUMNS.join(", ")
                     ));
@@ -183,6 +256,18 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
         if kind == ChartKind::RatioToMinimal && !has_theory {
             skipped.push(format!(
                 "`{}`: no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)",
+                kind.name()
+            ));
+            continue;
+        }
+        if kind == ChartKind::Qnodes
+            && !s
+                .groups
+                .iter()
+                .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
+        {
+            skipped.push(format!(
+                "`{}`: no run entered a quiescence node (qnodes is 0 or missing)",
                 kind.name()
             ));
             continue;
@@ -199,14 +284,38 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             .cloned()
             .collect();
         for p in &s.params {
-            // A parameter that is a function of x (tt_bytes of tt_entries, say) splits nothing.
+            // A parameter that is a function of x and the columns already chosen (tt_bytes of
+            // tt_entries, tt_replacement of tt, variant of algorithm) splits nothing.
+            let mut known: Vec<String> = vec![x.clone()];
+            known.extend(layout.facet.iter().cloned());
+            known.extend(series.iter().cloned());
             if *p != x
                 && !layout.facet.contains(p)
                 && !series.contains(p)
                 && varying(s, p)
-                && !determined_by(s, p, &x)
+                && !determined_by(s, p, &known)
             {
                 series.push(p.clone());
+            }
+        }
+        // Then drop an added column that the others determine after all (tt of tt_bounds,
+        // when tt_bounds is empty exactly when tt is off).
+        let named = series.iter().filter(|c| layout.series.contains(c)).count();
+        let mut i = named;
+        while i < series.len() {
+            let mut others: Vec<String> = vec![x.clone()];
+            others.extend(layout.facet.iter().cloned());
+            others.extend(
+                series
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, c)| c.clone()),
+            );
+            if determined_by(s, &series[i], &others) {
+                series.remove(i);
+            } else {
+                i += 1;
             }
         }
         // Facets: one chart per distinct value tuple, in summary order.
@@ -227,13 +336,13 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
     (charts, skipped)
 }
 
-/// True when every group with the same value of `x` has the same value of `p`.
-fn determined_by(s: &Summary, p: &str, x: &str) -> bool {
-    let (xc, pc) = ([x.to_string()], [p.to_string()]);
+/// True when every group with the same values of `cols` has the same value of `p`.
+fn determined_by(s: &Summary, p: &str, cols: &[String]) -> bool {
+    let (xc, pc) = (cols, [p.to_string()]);
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     for g in &s.groups {
         let pv = label_of(s, g, &pc, true);
-        if let Some(old) = seen.insert(label_of(s, g, &xc, true), pv.clone()) {
+        if let Some(old) = seen.insert(label_of(s, g, xc, true), pv.clone()) {
             if old != pv {
                 return false;
             }
@@ -253,26 +362,16 @@ fn chart_for(
     groups: &[&Group],
 ) -> Option<Chart> {
     // The x values of this facet.
-    let mut xs: Vec<String> = groups
-        .iter()
-        .map(|g| g.param(s, x).unwrap_or("").to_string())
-        .collect();
-    xs.sort_by(|a, b| cmp_values(a, b));
-    xs.dedup();
-    let numeric_x = xs.iter().all(|v| numeric(v).is_some());
-    let xpos = |v: &str| -> f64 {
-        if numeric_x {
-            numeric(v).unwrap_or(0.0)
-        } else {
-            xs.iter().position(|c| c == v).unwrap_or(0) as f64
-        }
-    };
     let y_of = |g: &Group| -> Option<(f64, f64, f64)> {
         match kind {
             ChartKind::Nodes | ChartKind::NodesVsTable => {
                 g.stat(s, "nodes").map(|st| (st.mean, st.min, st.max))
             }
             ChartKind::Ebf => g.stat(s, "ebf").map(|st| (st.mean, st.min, st.max)),
+            ChartKind::Qnodes => g
+                .stat(s, "qnodes")
+                .filter(|st| st.max > 0.0)
+                .map(|st| (st.mean, st.min, st.max)),
             ChartKind::RatioToMinimal => {
                 let th = g.theory.as_ref()?;
                 let st = g.stat(s, "nodes")?;
@@ -281,9 +380,57 @@ fn chart_for(
             }
         }
     };
+    // On a table-size axis, runs without a table (empty size) become a dashed reference line.
+    let no_table = |g: &Group| kind == ChartKind::NodesVsTable && g.param(s, x) == Some("");
+    let mut xs: Vec<String> = groups
+        .iter()
+        .filter(|g| !no_table(g) && y_of(g).is_some())
+        .map(|g| g.param(s, x).unwrap_or("").to_string())
+        .collect();
+    xs.sort_by(|a, b| cmp_natural(a, b));
+    xs.dedup();
+    let numeric_x =
+        xs.iter().all(|v| numeric(v).is_some()) && layout.x_scale != Some(XScale::Category);
+    let xpos = |v: &str| -> f64 {
+        if numeric_x {
+            numeric(v).unwrap_or(0.0)
+        } else {
+            xs.iter().position(|c| c == v).unwrap_or(0) as f64
+        }
+    };
     let mut series: Vec<Series> = Vec::new();
+    let mut reference: Vec<Series> = Vec::new();
     for g in groups {
         let Some((y, lo, hi)) = y_of(g) else { continue };
+        if no_table(g) {
+            // Label by the series columns that have a value without a table (ordering, say).
+            let cols: Vec<String> = series_cols
+                .iter()
+                .filter(|c| g.param(s, c).is_some_and(|v| !v.is_empty()))
+                .cloned()
+                .collect();
+            let label = if cols.is_empty() {
+                NO_TABLE.to_string()
+            } else {
+                format!("{NO_TABLE}: {}", label_of(s, g, &cols, false))
+            };
+            if !reference.iter().any(|r| r.label == label) {
+                reference.push(Series {
+                    label,
+                    key: key_of(s, g, series_cols),
+                    // One point (drawn across the chart) at a size that is on the axis.
+                    points: vec![Point {
+                        x: xs.first().map_or(1.0, |v| xpos(v)),
+                        x_label: "any size".into(),
+                        y,
+                        lo: y,
+                        hi: y,
+                        budget: g.budget > 0,
+                    }],
+                });
+            }
+            continue;
+        }
         let label = if series_cols.is_empty() {
             "all runs".to_string()
         } else {
@@ -292,10 +439,11 @@ fn chart_for(
         let xv = g.param(s, x).unwrap_or("").to_string();
         let p = Point {
             x: xpos(&xv),
-            x_label: xv,
+            x_label: if xv.is_empty() { "none".into() } else { xv },
             y,
             lo,
             hi,
+            budget: g.budget > 0,
         };
         match series.iter_mut().find(|q| q.label == label) {
             Some(q) => q.points.push(p),
@@ -330,7 +478,7 @@ fn chart_for(
             (TheoryKind::KnuthMoore, "minimal tree (Knuth-Moore)"),
         ],
         ChartKind::Ebf => vec![(TheoryKind::Pearl, "Pearl R*(b)")],
-        ChartKind::RatioToMinimal => vec![],
+        ChartKind::RatioToMinimal | ChartKind::Qnodes => vec![],
     };
     for (tk, name) in lines {
         if !wanted(tk) {
@@ -394,6 +542,7 @@ fn chart_for(
                     y: *v,
                     lo: *v,
                     hi: *v,
+                    budget: false,
                 };
                 match out.iter_mut().find(|q| q.label == label) {
                     Some(q) => {
@@ -411,6 +560,7 @@ fn chart_for(
         }
         theory.extend(out);
     }
+    theory.extend(reference);
     if kind == ChartKind::RatioToMinimal && wanted(TheoryKind::KnuthMoore) {
         let pts: Vec<Point> = xs
             .iter()
@@ -420,6 +570,7 @@ fn chart_for(
                 y: 1.0,
                 lo: 1.0,
                 hi: 1.0,
+                budget: false,
             })
             .collect();
         theory.push(Series {
@@ -435,11 +586,12 @@ fn chart_for(
             (a.min(lo), b.max(hi))
         });
     let log_y = match kind {
-        ChartKind::Nodes | ChartKind::NodesVsTable => true,
+        ChartKind::Nodes | ChartKind::NodesVsTable | ChartKind::Qnodes => true,
         ChartKind::Ebf => false,
         ChartKind::RatioToMinimal => ymin > 0.0 && ymax / ymin > 30.0,
     };
-    let log_x = kind == ChartKind::NodesVsTable
+    let log_x = (kind == ChartKind::NodesVsTable || layout.x_scale == Some(XScale::Log))
+        && layout.x_scale != Some(XScale::Linear)
         && numeric_x
         && xs.iter().all(|v| numeric(v).unwrap_or(0.0) > 0.0);
     let default_title = match kind {
@@ -447,6 +599,7 @@ fn chart_for(
         ChartKind::Ebf => "Effective branching factor",
         ChartKind::RatioToMinimal => "Nodes relative to the minimal tree",
         ChartKind::NodesVsTable => "Nodes vs transposition-table size",
+        ChartKind::Qnodes => "Quiescence nodes",
     };
     let mut title = layout
         .titles
@@ -459,6 +612,7 @@ fn chart_for(
     let y_title = match kind {
         ChartKind::Nodes | ChartKind::NodesVsTable => "nodes (positions entered, log scale)".into(),
         ChartKind::Ebf => "effective branching factor nodes^(1/d)".into(),
+        ChartKind::Qnodes => "quiescence nodes (qnodes, log scale)".into(),
         ChartKind::RatioToMinimal => {
             if log_y {
                 "mean nodes / minimal-tree nodes (log scale)".into()
@@ -477,14 +631,24 @@ fn chart_for(
         stem,
         title,
         facet: facet.to_string(),
-        x_title: x_title(x),
+        x_title: x_title(x, log_x),
         y_title,
         series,
         theory,
         log_x,
         log_y,
         bars: kind == ChartKind::RatioToMinimal,
-        categories: (!numeric_x).then_some(xs),
+        categories: (!numeric_x).then(|| {
+            xs.iter()
+                .map(|v| {
+                    if v.is_empty() {
+                        "none".into()
+                    } else {
+                        v.clone()
+                    }
+                })
+                .collect()
+        }),
         x_column: x.to_string(),
         series_columns: series_cols.to_vec(),
     })
@@ -539,7 +703,12 @@ struct LegendEntry {
     color: RGBColor,
     dashed: bool,
     marker: Option<usize>,
+    /// The budget mark (hollow circle with an up arrow).
+    budget: bool,
 }
+
+/// The legend text of the budget mark.
+pub const BUDGET_LABEL: &str = "≥ budget hit (lower bound)";
 
 fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
     let mut v: Vec<LegendEntry> = c
@@ -551,6 +720,7 @@ fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
             color: color(i),
             dashed: false,
             marker: Some(i),
+            budget: false,
         })
         .collect();
     v.extend(c.theory.iter().enumerate().map(|(i, s)| LegendEntry {
@@ -558,29 +728,48 @@ fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
         color: THEORY_COLORS[i % THEORY_COLORS.len()],
         dashed: true,
         marker: None,
+        budget: false,
     }));
+    if c.series.iter().flat_map(|s| &s.points).any(|p| p.budget) {
+        v.push(LegendEntry {
+            label: BUDGET_LABEL.into(),
+            color: RGBColor(0, 0, 0),
+            dashed: false,
+            marker: None,
+            budget: true,
+        });
+    }
     v
 }
 
-/// Legend layout: (columns, column width, rows), from the text widths.
+/// Legend layout: (columns, column width, rows, text px), from the text widths. Labels too
+/// wide for one column at the usual size get a smaller type (down to 20 px), never clipped.
 fn legend_layout<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     entries: &[LegendEntry],
-) -> (u32, u32, u32) {
-    let style = TextStyle::from((FAMILY, LEGEND_PX).into_font());
-    let widest = entries
-        .iter()
-        .map(|e| {
-            root.estimate_text_size(&e.label, &style)
-                .map(|(w, _)| w)
-                .unwrap_or(e.label.len() as u32 * LEGEND_PX * 6 / 10)
-        })
-        .max()
-        .unwrap_or(0);
-    let col_w = SWATCH + 16 + widest + 40;
-    let cols = ((WIDTH - 60) / col_w).clamp(1, entries.len().max(1) as u32);
-    let rows = (entries.len() as u32).div_ceil(cols);
-    (cols, col_w, rows)
+) -> (u32, u32, u32, u32) {
+    let mut px = LEGEND_PX;
+    loop {
+        let style = TextStyle::from((FAMILY, px).into_font());
+        let widest = entries
+            .iter()
+            .map(|e| {
+                root.estimate_text_size(&e.label, &style)
+                    .map(|(w, _)| w)
+                    .unwrap_or(e.label.chars().count() as u32 * px * 6 / 10)
+            })
+            .max()
+            .unwrap_or(0);
+        let col_w = SWATCH + 16 + widest + 40;
+        if col_w > WIDTH - 40 && px > 20 {
+            px -= 2;
+            continue;
+        }
+        let col_w = col_w.min(WIDTH - 40);
+        let cols = ((WIDTH - 40) / col_w).clamp(1, entries.len().max(1) as u32);
+        let rows = (entries.len() as u32).div_ceil(cols);
+        return (cols, col_w, rows, px);
+    }
 }
 
 /// The canvas height of a chart: the plot plus its legend.
@@ -588,13 +777,16 @@ pub fn canvas_height(c: &Chart) -> u32 {
     // Width estimates do not depend on the backend; use a throwaway SVG canvas.
     let mut sink = String::new();
     let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
-    let (_, _, rows) = legend_layout(&root, &legend_entries(c));
+    let (_, _, rows, _) = legend_layout(&root, &legend_entries(c));
     PLOT_HEIGHT + (rows + 1) * LEGEND_ROW + 20
 }
 
 /// Labelled and grid-only ticks of a log axis over [lo, hi]: powers of 10 when they give at
 /// least four labels, else 1-2-5 steps, else every integer multiple of a power of 10.
 fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return (vec![], vec![]);
+    }
     let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
     let pick = |ms: &[f64]| -> Vec<f64> {
         (a..=b)
@@ -611,6 +803,17 @@ fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
         bold = pick(&all);
     }
     (bold, pick(&all))
+}
+
+/// Ticks of a log x axis: the data's own x values when there are few (table sizes 16, 256,
+/// 4096 rather than 10, 100, 1000), else [`log_ticks`].
+fn log_x_ticks(lo: f64, hi: f64, xs: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let (bold, light) = log_ticks(lo, hi);
+    if xs.len() <= 12 && xs.iter().all(|x| *x > 0.0) {
+        (xs.to_vec(), light)
+    } else {
+        (bold, light)
+    }
 }
 
 /// Compact tick text: 1500 -> 1.5k, 2e6 -> 2M.
@@ -678,6 +881,38 @@ fn draw_marker<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueTy
             .map(|_| ())
             .map_err(e),
     }
+}
+
+/// The budget mark at data point `$at`: a hollow circle with an arrow pointing up (the mean
+/// is a lower bound).
+macro_rules! budget_element {
+    ($at:expr, $col:expr) => {{
+        let st = $col.stroke_width(3);
+        EmptyElement::at($at)
+            + Circle::new((0, 0), 11, st)
+            + PathElement::new(vec![(0, -11), (0, -36)], st)
+            + PathElement::new(vec![(-8, -27), (0, -37), (8, -27)], st)
+    }};
+}
+
+/// The budget mark in the legend, centred at `at`.
+fn budget_mark<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    col: RGBColor,
+) -> std::result::Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let st = col.stroke_width(3);
+    let (x, y) = at;
+    area.draw(&Circle::new((x, y + 7), 8, st)).map_err(e)?;
+    area.draw(&PathElement::new(vec![(x, y - 1), (x, y - 19)], st))
+        .map_err(e)?;
+    area.draw(&PathElement::new(
+        vec![(x - 6, y - 13), (x, y - 20), (x + 6, y - 13)],
+        st,
+    ))
+    .map_err(e)?;
+    Ok(())
 }
 
 fn legend_marker<DB: DrawingBackend>(
@@ -776,18 +1011,44 @@ pub fn draw<DB: DrawingBackend>(
     } else {
         (xmin - 0.6 * step, xmax + 0.6 * step)
     };
+    // Room above for the up arrow of a budget mark.
+    let budget = c.series.iter().flat_map(|s| &s.points).any(|p| p.budget);
     let (y0, y1) = if c.log_y {
-        (ymin / 2.0, ymax * 2.0)
+        (ymin / 2.0, ymax * if budget { 5.0 } else { 2.0 })
     } else if c.bars {
-        (0.0, ymax * 1.12)
+        (0.0, ymax * if budget { 1.25 } else { 1.12 })
     } else {
         let pad = ((ymax - ymin) * 0.08).max(0.05 * ymax.abs()).max(1e-9);
-        ((ymin - pad).max(0.0), ymax + pad)
+        (
+            (ymin - pad).max(0.0),
+            ymax + if budget { 2.5 * pad } else { pad },
+        )
     };
     let k = c.series.len().max(1) as f64;
     let integer_x = c.categories.is_none() && xs.iter().all(|x| x.fract() == 0.0) && !c.log_x;
+    // Category labels that would run into each other side by side are written vertically.
+    let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
+    let widest_cat = c
+        .categories
+        .iter()
+        .flatten()
+        .map(|l| {
+            root.estimate_text_size(l, &tick_style)
+                .map(|(w, _)| w)
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0);
+    let n_cats = c.categories.as_ref().map_or(0, |v| v.len() as u32);
+    let rotate = n_cats > 0 && (widest_cat + 24) * n_cats > WIDTH - 200;
     let cats = c.categories.clone();
+    // A log x axis with few values (table sizes) is labelled at those values, exactly.
+    let log_x_exact = c.log_x && xs.len() <= 12;
     let x_fmt = move |v: &f64| -> String {
+        if rotate {
+            // Drawn below, vertically, after the mesh.
+            return String::new();
+        }
         if let Some(cats) = &cats {
             let i = v.round();
             if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
@@ -801,6 +1062,8 @@ pub fn draw<DB: DrawingBackend>(
             } else {
                 String::new()
             }
+        } else if log_x_exact && (v - v.round()).abs() < 1e-6 {
+            format!("{}", v.round() as i64)
         } else {
             si(*v)
         }
@@ -836,7 +1099,7 @@ pub fn draw<DB: DrawingBackend>(
         .margin_left(16)
         .margin_right(40)
         .margin_bottom(8)
-        .x_label_area_size(85)
+        .x_label_area_size(if rotate { widest_cat + 75 } else { 85 })
         .y_label_area_size(140);
 
     macro_rules! body {
@@ -855,11 +1118,34 @@ pub fn draw<DB: DrawingBackend>(
                 .bold_line_style(RGBColor(210, 210, 210))
                 .draw()
                 .map_err(e)?;
+            if rotate {
+                // Vertical category labels, read bottom to top, their ends at the axis.
+                let style = tick_style
+                    .clone()
+                    .transform(FontTransform::Rotate270)
+                    .pos(Pos::new(HPos::Right, VPos::Center));
+                for (i, l) in c.categories.iter().flatten().enumerate() {
+                    let (px, py) = $chart.backend_coord(&(i as f64, y0));
+                    root.draw(&Text::new(l.clone(), (px, py + 12), style.clone()))
+                        .map_err(e)?;
+                }
+            }
+            // Series side by side around each x, so that their bars do not hide each other:
+            // an offset on a linear axis, a factor (in decades) on a log one.
             let dodge = |i: usize| -> f64 {
-                if c.log_x || k < 2.0 {
+                if k < 2.0 {
                     0.0
+                } else if c.log_x {
+                    (i as f64 - (k - 1.0) / 2.0) * (0.16 / k)
                 } else {
                     (i as f64 - (k - 1.0) / 2.0) * (0.36 * step / k)
+                }
+            };
+            let shift = |x: f64, d: f64| -> f64 {
+                if c.log_x {
+                    x * 10f64.powf(d)
+                } else {
+                    x + d
                 }
             };
             if c.bars {
@@ -869,22 +1155,71 @@ pub fn draw<DB: DrawingBackend>(
                     $chart
                         .draw_series(s.points.iter().map(|p| {
                             let left = p.x - 0.4 * step + i as f64 * bw;
-                            Rectangle::new([(left, y0), (left + bw * 0.92, p.y)], col.filled())
+                            // A lower bound (budget hit): outline only.
+                            let st = if p.budget {
+                                col.stroke_width(3)
+                            } else {
+                                col.filled()
+                            };
+                            Rectangle::new([(left, y0), (left + bw * 0.92, p.y)], st)
                         }))
                         .map_err(e)?;
+                    for p in s.points.iter().filter(|p| p.budget) {
+                        let xm = p.x - 0.4 * step + (i as f64 + 0.46) * bw;
+                        $chart
+                            .draw_series(std::iter::once(budget_element!((xm, p.y), col)))
+                            .map_err(e)?;
+                    }
                 }
             } else {
                 for (i, s) in c.series.iter().enumerate() {
                     let col = color(i);
                     let d = dodge(i);
-                    let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x + d, p.y)).collect();
+                    // The line joins measured points only: not across categories, and not to a
+                    // point whose group hit a budget (a lower bound).
+                    let pts: Vec<(f64, f64)> = s
+                        .points
+                        .iter()
+                        .filter(|p| !p.budget)
+                        .map(|p| (shift(p.x, d), p.y))
+                        .collect();
+                    if c.categories.is_none() {
+                        let mut run: Vec<(f64, f64)> = Vec::new();
+                        for p in s.points.iter().chain(std::iter::once(&Point {
+                            x: 0.0,
+                            x_label: String::new(),
+                            y: 0.0,
+                            lo: 0.0,
+                            hi: 0.0,
+                            budget: true,
+                        })) {
+                            if p.budget {
+                                if run.len() > 1 {
+                                    $chart
+                                        .draw_series(LineSeries::new(
+                                            std::mem::take(&mut run),
+                                            col.stroke_width(3),
+                                        ))
+                                        .map_err(e)?;
+                                }
+                                run.clear();
+                            } else {
+                                run.push((shift(p.x, d), p.y));
+                            }
+                        }
+                    }
                     $chart
-                        .draw_series(LineSeries::new(pts.clone(), col.stroke_width(3)))
+                        .draw_series(
+                            s.points
+                                .iter()
+                                .filter(|p| p.budget)
+                                .map(|p| budget_element!((shift(p.x, d), p.y), col)),
+                        )
                         .map_err(e)?;
                     let cap = 0.05 * step;
                     for p in &s.points {
                         if p.hi > p.lo {
-                            let x = p.x + d;
+                            let x = shift(p.x, d);
                             let st = col.stroke_width(2);
                             $chart
                                 .draw_series(std::iter::once(PathElement::new(
@@ -952,7 +1287,7 @@ pub fn draw<DB: DrawingBackend>(
             body!(chart);
         }
         (true, true) => {
-            let (xb, xl) = log_ticks(x0, x1);
+            let (xb, xl) = log_x_ticks(x0, x1, &xs);
             let (yb, yl) = log_ticks(y0, y1);
             let mut chart = builder
                 .build_cartesian_2d(
@@ -969,7 +1304,7 @@ pub fn draw<DB: DrawingBackend>(
             body!(chart);
         }
         (true, false) => {
-            let (xb, xl) = log_ticks(x0, x1);
+            let (xb, xl) = log_x_ticks(x0, x1, &xs);
             let mut chart = builder
                 .build_cartesian_2d(
                     (x0..x1)
@@ -985,10 +1320,9 @@ pub fn draw<DB: DrawingBackend>(
 
     // The legend, below the plot.
     let entries = legend_entries(c);
-    let (cols, col_w, _) = legend_layout(root, &entries);
-    let text =
-        TextStyle::from((FAMILY, LEGEND_PX).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-    let left = ((WIDTH - cols * col_w) / 2) as i32;
+    let (cols, col_w, _, px) = legend_layout(root, &entries);
+    let text = TextStyle::from((FAMILY, px).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let left = (WIDTH.saturating_sub(cols * col_w) / 2) as i32;
     let head = if c.series_columns.is_empty() {
         "legend".to_string()
     } else {
@@ -1005,7 +1339,9 @@ pub fn draw<DB: DrawingBackend>(
         let (row, col) = (n as u32 / cols + 1, n as u32 % cols);
         let x = left + (col * col_w) as i32;
         let y = (10 + row * LEGEND_ROW + LEGEND_ROW / 2) as i32;
-        if en.dashed {
+        if en.budget {
+            budget_mark(&legend, (x + SWATCH as i32 / 2, y), en.color)?;
+        } else if en.dashed {
             let mut sx = x;
             while sx < x + SWATCH as i32 {
                 let ex = (sx + 14).min(x + SWATCH as i32);
@@ -1096,4 +1432,43 @@ pub fn point_row(p: &Point) -> (String, String, String, String) {
         fmt_num(p.lo),
         fmt_num(p.hi),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn categories_compare_their_numbers_as_numbers() {
+        let mut v = vec![
+            "strong:1:1",
+            "strong:0.1:0.1",
+            "random",
+            "strong:0:0",
+            "strong:0.9:0.9",
+            "oracle-best",
+        ];
+        v.sort_by(|a, b| cmp_natural(a, b));
+        assert_eq!(
+            v,
+            [
+                "oracle-best",
+                "random",
+                "strong:0:0",
+                "strong:0.1:0.1",
+                "strong:0.9:0.9",
+                "strong:1:1"
+            ]
+        );
+        assert!(cmp_natural("9", "10").is_lt());
+        assert!(cmp_natural("", "correct").is_lt());
+    }
+
+    #[test]
+    fn log_ticks_of_a_bad_range_are_empty() {
+        assert_eq!(log_ticks(0.0, 100.0), (vec![], vec![]));
+        let (bold, _) = log_ticks(5.0, 50000.0);
+        assert_eq!(bold, [10.0, 100.0, 1000.0, 10000.0]);
+        assert_eq!(log_x_ticks(2.0, 20000.0, &[4.0, 16.0]).0, [4.0, 16.0]);
+    }
 }

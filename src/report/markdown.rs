@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::charts::{point_row, Chart, Layout};
+use super::charts::{point_row, Chart, Layout, NO_TABLE};
 use super::manifest::Manifest;
 use super::summary::{fmt_num, Summary};
 use super::table::Table;
@@ -52,11 +52,19 @@ pub fn render(i: &Inputs) -> String {
     }
     let _ = writeln!(
         m,
-        "Charts: x = `{}`, series = `{}`, facet = `{}` (parameters that vary and are none of these join the series).\n",
+        "Charts: x = `{}`, series = `{}`, facet = `{}` (parameters that vary and are none of these join the series, unless the others determine them).\n",
         i.layout.x,
         i.layout.series.join(", "),
         i.layout.facet.join(", ")
     );
+    if !i.layout.pool.is_empty() {
+        let _ = writeln!(
+            m,
+            "The charts pool over `{}`: their points are means over every run that differs only in {} (and position and repetition); summary.csv keeps those groups apart.\n",
+            i.layout.pool.join(", "),
+            if i.layout.pool.len() == 1 { "that column" } else { "those columns" }
+        );
+    }
 
     let _ = writeln!(m, "## Charts\n");
     let _ = writeln!(
@@ -64,6 +72,15 @@ pub fn render(i: &Inputs) -> String {
         "Points are means over the group's positions and repetitions; bars span min to max. \
          Dashed lines are theory for the group's branching factor b (see Measured vs predicted).\n"
     );
+    if budget > 0 {
+        let _ = writeln!(
+            m,
+            "Budget: a point whose group has a run stopped by a node or time budget is a lower bound \
+             (that run's counters are those at the stop). It is drawn as a hollow circle with an up \
+             arrow, is not joined to its series' line, and its mean is written `≥ x` in the tables \
+             below; summary.csv counts such runs in `budget_runs`.\n"
+        );
+    }
     for c in i.charts {
         let _ = writeln!(m, "### {}", cell(&c.title));
         if !c.facet.is_empty() {
@@ -80,6 +97,7 @@ pub fn render(i: &Inputs) -> String {
         let yname = match c.kind {
             crate::experiment::config::ChartKind::Ebf => "ebf",
             crate::experiment::config::ChartKind::RatioToMinimal => "nodes / minimal",
+            crate::experiment::config::ChartKind::Qnodes => "qnodes",
             _ => "nodes",
         };
         let series_name = if c.series_columns.is_empty() {
@@ -97,6 +115,7 @@ pub fn render(i: &Inputs) -> String {
         for s in &c.series {
             for p in &s.points {
                 let (x, y, lo, hi) = point_row(p);
+                let y = if p.budget { format!("≥ {y}") } else { y };
                 let _ = writeln!(
                     m,
                     "| {} | {} | {} | {} | {} |",
@@ -109,13 +128,20 @@ pub fn render(i: &Inputs) -> String {
             }
         }
         for s in &c.theory {
+            let what = if s.label.starts_with(NO_TABLE) {
+                "reference"
+            } else {
+                "theory"
+            };
             for p in &s.points {
+                let y = fmt_num(p.y);
+                let y = if p.budget { format!("≥ {y}") } else { y };
                 let _ = writeln!(
                     m,
-                    "| {} (theory) | {} | {} | | |",
+                    "| {} ({what}) | {} | {} | | |",
                     cell(&s.label),
                     p.x_label,
-                    fmt_num(p.y)
+                    y
                 );
             }
         }
@@ -168,12 +194,16 @@ pub fn render(i: &Inputs) -> String {
             }
             let nodes = g.stat(s, "nodes").map(|x| x.mean);
             let ebf = g.stat(s, "ebf").map(|x| x.mean);
-            let o = |v: Option<f64>| v.map(|v| format!("{v:.3}")).unwrap_or_default();
+            // A group with a budget-stopped run measured lower bounds only.
+            let ge = if g.budget > 0 { "≥ " } else { "" };
+            let o = |v: Option<f64>| v.map(|v| format!("{ge}{v:.3}")).unwrap_or_default();
             let _ = writeln!(
                 row,
                 " {:.3} | {} | {:.1} | {} | {:.1} | {} | {} | {:.3} | {} |",
                 th.branching,
-                nodes.map(fmt_num).unwrap_or_default(),
+                nodes
+                    .map(|n| format!("{ge}{}", fmt_num(n)))
+                    .unwrap_or_default(),
                 th.minimal_nodes,
                 o(nodes.map(|n| n / th.minimal_nodes)),
                 th.full_nodes,

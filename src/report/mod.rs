@@ -100,7 +100,35 @@ pub fn resolve_layout(
         vec![]
     };
     let series = list(&r.series, "series", default_series)?;
-    let facet = list(&r.facet, "facet", vec![])?;
+    // Default facet: one chart per branching factor of uniform trees, whose theory lines
+    // differ (unless `branching` is already on the x axis or in the series).
+    let branching_varies = s
+        .params
+        .iter()
+        .position(|p| p == "branching")
+        .is_some_and(|i| s.groups.iter().any(|g| g.key[i] != s.groups[0].key[i]));
+    let default_facet =
+        if branching_varies && x != "branching" && !series.iter().any(|c| c == "branching") {
+            vec!["branching".to_string()]
+        } else {
+            vec![]
+        };
+    let facet = list(&r.facet, "facet", default_facet)?;
+    let pool = list(&r.pool, "pool", vec![])?;
+    if let Some(sp) = &r.pool {
+        for p in &pool {
+            if *p == x || series.contains(p) || facet.contains(p) {
+                return Err(config::at(
+                    path,
+                    src,
+                    sp.span(),
+                    format!(
+                        "[report] pool = `{p}`: also the x axis, a series or a facet column; a column is pooled over or plotted, not both"
+                    ),
+                ));
+            }
+        }
+    }
     let (charts, charts_given) = match &r.charts {
         Some(c) => {
             let mut v: Vec<ChartKind> = Vec::new();
@@ -119,6 +147,8 @@ pub fn resolve_layout(
         x,
         series,
         facet,
+        pool,
+        x_scale: r.x_scale,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
         theory: r.theory.clone().unwrap_or_else(|| {
@@ -162,7 +192,19 @@ pub fn build(dir: &Path) -> Result<Built> {
 
     // 2. Outputs, in memory where possible.
     let summary_csv = summary::to_csv(&s);
-    let (charts, mut skipped) = charts::plan_charts(&s, &layout);
+    // Charts average over the `pool` columns: group again with those columns blanked.
+    let pooled = (!layout.pool.is_empty()).then(|| {
+        let mut tp = t.clone();
+        for c in &layout.pool {
+            if let Some(i) = tp.col(c) {
+                for row in &mut tp.rows {
+                    row[i].clear();
+                }
+            }
+        }
+        summary::summarize(&tp)
+    });
+    let (charts, mut skipped) = charts::plan_charts(pooled.as_ref().unwrap_or(&s), &layout);
     if !layout.charts_given {
         // Charts nobody asked for and the data cannot support are not news.
         skipped.clear();
