@@ -253,6 +253,12 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             },
             _ => layout.x.clone(),
         };
+        if kind != ChartKind::NodesVsTable && kind != ChartKind::RatioToMinimal && !varying(s, &x) {
+            // One x value makes a column of markers, not a curve: only when asked for.
+            if !layout.charts_given {
+                continue;
+            }
+        }
         if kind == ChartKind::RatioToMinimal && !has_theory {
             skipped.push(format!(
                 "`{}`: no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)",
@@ -434,7 +440,11 @@ fn chart_for(
         let label = if series_cols.is_empty() {
             "all runs".to_string()
         } else {
-            label_of(s, g, series_cols, false)
+            match label_of(s, g, series_cols, false) {
+                // Every series column empty for this group (no table): name them.
+                l if l.is_empty() => label_of(s, g, series_cols, true),
+                l => l,
+            }
         };
         let xv = g.param(s, x).unwrap_or("").to_string();
         let p = Point {
