@@ -253,12 +253,6 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             },
             _ => layout.x.clone(),
         };
-        if kind != ChartKind::NodesVsTable && kind != ChartKind::RatioToMinimal && !varying(s, &x) {
-            // One x value makes a column of markers, not a curve: only when asked for.
-            if !layout.charts_given {
-                continue;
-            }
-        }
         if kind == ChartKind::RatioToMinimal && !has_theory {
             skipped.push(format!(
                 "`{}`: no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)",
@@ -620,7 +614,17 @@ fn chart_for(
         title = format!("{t}: {title}");
     }
     let y_title = match kind {
-        ChartKind::Nodes | ChartKind::NodesVsTable => "nodes (positions entered, log scale)".into(),
+        ChartKind::Nodes | ChartKind::NodesVsTable => {
+            if groups
+                .iter()
+                .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
+            {
+                // Quiescence nodes are counted apart (the qnodes chart).
+                "main-search nodes (log scale, qnodes apart)".into()
+            } else {
+                "nodes (positions entered, log scale)".into()
+            }
+        }
         ChartKind::Ebf => "effective branching factor nodes^(1/d)".into(),
         ChartKind::Qnodes => "quiescence nodes (qnodes, log scale)".into(),
         ChartKind::RatioToMinimal => {
