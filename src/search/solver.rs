@@ -23,9 +23,8 @@
 //!   entries unless the spec gives a table) holding a value bound per exact key
 //!   (lower, upper or exact, a new bound intersected with the one found) and the best move,
 //!   consulted after the moves are generated and before they are searched. The table's move
-//!   goes first, as in every search with a table (unless the ordering names `tt`). Keys pass
-//!   through a bijective mix first, so structured keys spread over the slots and stay exact.
-//!   The table is emptied before each solve in time proportional to the previous solve's stores.
+//!   goes first, as in every search with a table (unless the ordering names `tt`). The
+//!   table picks slots by Fibonacci hashing, so Connect Four's structured key spreads. The table is emptied before each solve in time proportional to the previous solve's stores.
 //!
 //! Nodes are counted as in every search: one per call of the recursive search, summed over all
 //! the null-window searches of one position. A position that is over, or (with `win-check`)
@@ -205,20 +204,6 @@ impl SolverTable {
             self.overflow = true;
         }
     }
-}
-
-/// A bijection of the 64-bit keys (the splitmix64 finalizer: xor-shifts and multiplications
-/// by odd constants, each invertible), so distinct positions keep distinct keys while every key
-/// bit reaches the low bits the table indexes by. Structured keys such as Connect Four's
-/// (stones + mask, column by column) would otherwise crowd into few slots.
-#[inline(always)]
-fn spread(key: u64) -> u64 {
-    let mut x = key;
-    x ^= x >> 30;
-    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
-    x ^ (x >> 31)
 }
 
 /// What one solve returns.
@@ -419,7 +404,7 @@ impl<G: Game> Solver<G> {
             alpha = alpha.max(lo);
             beta = beta.min(hi);
         }
-        let key = spread(game.key());
+        let key = game.key();
         let mut old = None;
         let mut tt_move = NO_MOVE;
         if let Some(t) = &self.table {
@@ -524,20 +509,6 @@ mod tests {
         );
         assert!(Techniques::parse("non-losing").is_err());
         assert!(Techniques::parse("magic").is_err());
-    }
-
-    #[test]
-    fn spread_is_a_bijection_on_a_sample() {
-        let keys: Vec<u64> = (0..1u64 << 12).map(|k| k << 37 | k).collect();
-        let mut out: Vec<u64> = keys.iter().map(|&k| spread(k)).collect();
-        out.sort_unstable();
-        out.dedup();
-        assert_eq!(out.len(), keys.len());
-        // The low 12 bits (a table of 4,096 slots) are well spread: most slots are used.
-        let mut low: Vec<u64> = keys.iter().map(|&k| spread(k) & 4095).collect();
-        low.sort_unstable();
-        low.dedup();
-        assert!(low.len() > 2_000, "{}", low.len());
     }
 
     #[test]

@@ -1,9 +1,12 @@
 //! The transposition table: a fixed-size array of 16-byte entries, allocated once per search
-//! (so nothing is allocated per node), indexed by the low bits of the position key.
+//! (so nothing is allocated per node). The table sees the key masked to `key_bits`; the bucket
+//! is chosen by Fibonacci hashing of that (multiply by 2^64/φ, keep the top bits), so every key
+//! bit moves the slot: structured keys whose low bits vary little (Connect Four's exact
+//! column-by-column bitboard key) spread over the table as well as Zobrist keys do.
 //!
-//! An entry holds the key's bits (masked to `key_bits`: the bits above the index bits are the
-//! verification bits), the remaining depth the entry was searched to, the score, its bound
-//! (exact, lower, upper), the best move (the game's `move_index`) and the search's age.
+//! An entry holds the masked key (compared in full on probe), the remaining depth the entry
+//! was searched to, the score, its bound (exact, lower, upper), the best move (the game's
+//! `move_index`) and the search's age.
 //!
 //! Replacement schemes:
 //! - `always`: one slot per key; a store always replaces it.
@@ -191,8 +194,10 @@ impl Entry {
 /// A fixed-size transposition table.
 pub struct Table {
     slots: Vec<Entry>,
-    /// Bucket index mask (buckets = entries / slots per bucket).
+    /// Bucket index mask (buckets = entries / slots per bucket), and the right shift that keeps
+    /// log2(buckets) top bits of the Fibonacci product (at most 63; the mask handles 1 bucket).
     bucket_mask: u64,
+    index_shift: u32,
     key_mask: u64,
     /// Slots per bucket (1, 2 or 4), and its log2 (a bucket's first slot is its index shifted).
     per: usize,
@@ -211,6 +216,7 @@ impl Table {
         Table {
             slots: vec![Entry::default(); n as usize],
             bucket_mask: buckets - 1,
+            index_shift: (64 - buckets.trailing_zeros()).min(63),
             key_mask: if spec.key_bits >= 64 {
                 u64::MAX
             } else {
@@ -276,7 +282,10 @@ impl Table {
 
     #[inline(always)]
     fn bucket(&self, k: u64) -> (usize, usize) {
-        (((k & self.bucket_mask) as usize) << self.shift, self.per)
+        /// 2^64 / φ, odd: multiplying by it is a bijection whose top bits mix every key bit.
+        const FIBONACCI: u64 = 0x9e37_79b9_7f4a_7c15;
+        let b = (k.wrapping_mul(FIBONACCI) >> self.index_shift) & self.bucket_mask;
+        ((b as usize) << self.shift, self.per)
     }
 
     /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
@@ -532,17 +541,18 @@ mod tests {
         let mut c = Counters::default();
         // Depth-preferred: a shallower entry of another key does not replace a deeper one.
         let mut t = Table::new(&spec(4, Replacement::Depth, 64));
+        let k5 = same_bucket(&t, 1);
         t.store(1, 5, 10, Bound::Exact, 3, &mut c);
-        t.store(5, 2, 20, Bound::Lower, 1, &mut c); // same slot (5 & 3 == 1)
+        t.store(k5, 2, 20, Bound::Lower, 1, &mut c); // same slot
         assert_eq!(t.probe(1, &mut c).map(|e| e.score()), Some(10));
-        assert!(t.probe(5, &mut c).is_none());
+        assert!(t.probe(k5, &mut c).is_none());
         assert_eq!(c.tt_collisions, 1);
         assert_eq!((c.tt_stores, c.tt_overwrites), (1, 0));
         // Always: the newer entry replaces it.
         let mut t = Table::new(&spec(4, Replacement::Always, 64));
         t.store(1, 5, 10, Bound::Exact, 3, &mut c);
-        t.store(5, 2, 20, Bound::Lower, 1, &mut c);
-        let e = t.probe(5, &mut c).unwrap();
+        t.store(k5, 2, 20, Bound::Lower, 1, &mut c);
+        let e = t.probe(k5, &mut c).unwrap();
         assert_eq!(
             (e.score(), e.depth(), e.bound(), e.best_move()),
             (20, 2, Bound::Lower, 1)
@@ -550,10 +560,11 @@ mod tests {
         assert_eq!(c.tt_overwrites, 1);
         // Two-tier keeps both.
         let mut t = Table::new(&spec(4, Replacement::TwoTier, 64));
+        let k3 = same_bucket(&t, 1);
         t.store(1, 5, 10, Bound::Exact, 3, &mut c);
-        t.store(3, 2, 20, Bound::Upper, NO_MOVE, &mut c);
+        t.store(k3, 2, 20, Bound::Upper, NO_MOVE, &mut c);
         assert_eq!(t.probe(1, &mut c).unwrap().score(), 10);
-        assert_eq!(t.probe(3, &mut c).unwrap().best_move(), NO_MOVE);
+        assert_eq!(t.probe(k3, &mut c).unwrap().best_move(), NO_MOVE);
         assert_eq!(t.occupancy(), 2);
         // Bucket: four keys of one bucket all fit; a fifth replaces the shallowest.
         let mut t = Table::new(&spec(4, Replacement::Bucket, 64));
@@ -578,9 +589,42 @@ mod tests {
         t.store(0x1234_5678_9aab, 1, 7, Bound::Exact, 0, &mut c);
         // Same low 8 bits: a (false) hit.
         assert_eq!(t.probe(0xffff_0000_00ab, &mut c).unwrap().score(), 7);
-        // Same index (low 4 bits), other verification bits: a counted collision.
-        assert!(t.probe(0x1b, &mut c).is_none());
+        // Same slot, another masked key: a counted collision.
+        let other = same_bucket(&t, 0xab);
+        assert!(other < 256 && other != 0xab);
+        assert!(t.probe(other, &mut c).is_none());
         assert_eq!(c.tt_collisions, 1);
+    }
+
+    /// The smallest key above `k` (within `k`'s key bits) whose bucket is `k`'s.
+    fn same_bucket(t: &Table, k: u64) -> u64 {
+        let home = t.bucket(k & t.key_mask).0;
+        (k + 1..)
+            .map(|x| x & t.key_mask)
+            .find(|&x| x != k & t.key_mask && t.bucket(x).0 == home)
+            .unwrap()
+    }
+
+    #[test]
+    fn fibonacci_indexing_spreads_structured_keys() {
+        // Keys that differ only above bit 40 (as Connect Four's keys differ only in the columns
+        // their low bits do not see) still fill most of a 4,096-slot table.
+        let t = Table::new(&spec(4096, Replacement::Always, 64));
+        let mut slots: Vec<usize> = (0..4096u64).map(|i| t.bucket(i << 40).0).collect();
+        slots.sort_unstable();
+        slots.dedup();
+        assert!(slots.len() > 2_500, "{}", slots.len());
+        // Indexes stay inside the table for every size, one bucket included.
+        for log in 0..12 {
+            for scheme in [Replacement::Always, Replacement::Bucket] {
+                let entries = (1u64 << log).max(scheme.slots());
+                let t = Table::new(&spec(entries, scheme, 64));
+                for k in [0, 1, u64::MAX, 0x9e37_79b9_7f4a_7c15] {
+                    let (base, n) = t.bucket(k);
+                    assert!(base + n <= t.len());
+                }
+            }
+        }
     }
 
     #[test]
