@@ -28,7 +28,7 @@ pub fn catalog() -> String {
     s.push_str("             quiescence ([search] quiescence = { enabled = true, checks = false, promotions = true, delta = 200 })\n");
     s.push_str("  uniform    synthetic trees, nothing stored: each value a hash of (tree seed, path); moves are child numbers 0..b\n");
     s.push_str("             options: branching = b (>= 2), height = d (>= 1; the leaves' depth), values = distinct | continuous | integer,\n");
-    s.push_str("             range = [lo, hi] (integer values), model = independent | incremental, trees = N (default 1; instead of positions)\n");
+    s.push_str("             range = [lo, hi] (integer values), model = independent | incremental | nested (nested: distinct values only), trees = N (default 1; instead of positions)\n");
     s.push_str("             natural order: children 0..b; static order: children by their heuristic value (the partial sum when incremental)\n");
     s.push_str("  connect4   bitboard Connect Four; options: width = 7, height = 6 (width x (height + 1) <= 64)\n");
     s.push_str("             positions: columns played from the empty board, 1 = leftmost (4453); files: `moves [score]` per line\n");
