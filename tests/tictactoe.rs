@@ -1,6 +1,8 @@
 //! Tic-tac-toe: counters pinned to published figures (../shared/reference.md), and every
 //! algorithm, variant and ordering checked against minimax on every reachable position.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use harness::games::tictactoe::{Scale, TicTacToe};
@@ -43,25 +45,10 @@ fn minimax_from_the_empty_board_enters_the_published_tree() {
 
 /// Every position reachable from the empty board, by key, with its ply.
 fn reachable() -> BTreeMap<u64, (TicTacToe, u32)> {
-    fn walk(g: &mut TicTacToe, ply: u32, seen: &mut BTreeMap<u64, (TicTacToe, u32)>) {
-        if seen.contains_key(&g.key()) {
-            return;
-        }
-        seen.insert(g.key(), (g.clone(), ply));
-        if g.outcome().is_some() {
-            return;
-        }
-        let mut moves = Vec::new();
-        g.moves(&mut moves);
-        for m in moves {
-            g.make(m);
-            walk(g, ply + 1, seen);
-            g.unmake(m);
-        }
-    }
-    let mut seen = BTreeMap::new();
-    walk(&mut TicTacToe::new(Scale::WinLoss), 0, &mut seen);
-    seen
+    common::reachable_tictactoe(Scale::WinLoss)
+        .into_iter()
+        .map(|(g, ply)| (g.key(), (g, ply)))
+        .collect()
 }
 
 #[test]

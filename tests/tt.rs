@@ -4,6 +4,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+mod common;
+
 use assert_cmd::Command;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -44,25 +46,10 @@ fn spec(depth: u32, variant: Variant, ordering: &str, table: Option<TtSpec>) -> 
 
 /// Every reachable tic-tac-toe position (5,478 of them), the empty board first.
 fn all_tictactoe(scale: Scale) -> Vec<TicTacToe> {
-    fn walk(g: &mut TicTacToe, seen: &mut HashSet<String>, out: &mut Vec<TicTacToe>) {
-        if !seen.insert(g.format_position()) {
-            return;
-        }
-        out.push(g.clone());
-        if g.outcome().is_some() {
-            return;
-        }
-        let mut moves = Vec::new();
-        g.moves(&mut moves);
-        for m in moves {
-            g.make(m);
-            walk(g, seen, out);
-            g.unmake(m);
-        }
-    }
-    let mut out = Vec::new();
-    walk(&mut TicTacToe::new(scale), &mut HashSet::new(), &mut out);
-    out
+    common::reachable_tictactoe(scale)
+        .into_iter()
+        .map(|(g, _)| g)
+        .collect()
 }
 
 fn random_nim(rng: &mut ChaCha8Rng, misere: bool) -> Nim {

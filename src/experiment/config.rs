@@ -199,30 +199,43 @@ impl<'de> Deserialize<'de> for IntGrid {
                 self,
                 mut m: A,
             ) -> std::result::Result<IntGrid, A::Error> {
-                let (mut from, mut to) = (None, None);
-                while let Some(k) = m.next_key::<String>()? {
-                    match k.as_str() {
-                        "from" => from = Some(m.next_value::<i64>()?),
-                        "to" => to = Some(m.next_value::<i64>()?),
-                        _ => {
-                            return Err(de::Error::custom(format!(
-                                "unknown key `{k}` in a range; allowed: from, to"
-                            )))
-                        }
-                    }
-                }
-                match (from, to) {
-                    (Some(f), Some(t)) if f <= t && t - f <= 100_000 => {
-                        Ok(IntGrid((f..=t).collect()))
-                    }
-                    (Some(f), Some(t)) => Err(de::Error::custom(format!(
+                let (f, t) = range_bounds(&mut m, "range")?;
+                if f <= t && t - f <= 100_000 {
+                    Ok(IntGrid((f..=t).collect()))
+                } else {
+                    Err(de::Error::custom(format!(
                         "the range from {f} to {t} is empty or too long"
-                    ))),
-                    _ => Err(de::Error::custom("a range needs both `from` and `to`")),
+                    )))
                 }
             }
         }
         d.deserialize_any(V)
+    }
+}
+
+/// Reads the table of a range `{ from = A, to = B }` (both required, no other key); `what`
+/// names it in messages ("range", "depth range"). Checking the bounds is the caller's.
+fn range_bounds<'de, A: de::MapAccess<'de>>(
+    m: &mut A,
+    what: &str,
+) -> std::result::Result<(i64, i64), A::Error> {
+    let (mut from, mut to) = (None, None);
+    while let Some(k) = m.next_key::<String>()? {
+        match k.as_str() {
+            "from" => from = Some(m.next_value::<i64>()?),
+            "to" => to = Some(m.next_value::<i64>()?),
+            _ => {
+                return Err(de::Error::custom(format!(
+                    "unknown key `{k}` in a {what}; allowed: from, to"
+                )))
+            }
+        }
+    }
+    match (from, to) {
+        (Some(f), Some(t)) => Ok((f, t)),
+        _ => Err(de::Error::custom(format!(
+            "a {what} needs both `from` and `to`"
+        ))),
     }
 }
 
@@ -499,26 +512,7 @@ impl<'de> Deserialize<'de> for DepthSpec {
                 self,
                 mut m: A,
             ) -> std::result::Result<DepthSpec, A::Error> {
-                let (mut from, mut to) = (None, None);
-                while let Some(k) = m.next_key::<String>()? {
-                    match k.as_str() {
-                        "from" => from = Some(m.next_value::<i64>()?),
-                        "to" => to = Some(m.next_value::<i64>()?),
-                        _ => {
-                            return Err(de::Error::custom(format!(
-                                "unknown key `{k}` in a depth range; allowed: from, to"
-                            )))
-                        }
-                    }
-                }
-                let (from, to) = match (from, to) {
-                    (Some(f), Some(t)) => (f, t),
-                    _ => {
-                        return Err(de::Error::custom(
-                            "a depth range needs both `from` and `to`",
-                        ))
-                    }
-                };
+                let (from, to) = range_bounds(&mut m, "depth range")?;
                 depth_from_i64::<A::Error>(from)?;
                 depth_from_i64::<A::Error>(to)?;
                 if from > to {

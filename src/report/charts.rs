@@ -708,9 +708,20 @@ fn color(i: usize) -> RGBColor {
 }
 
 /// Marker shape of series i: circle, triangle, square, diamond, then the same hollow.
-fn marker_kind(i: usize) -> (usize, bool) {
-    (i % 4, (i / 4).is_multiple_of(2))
+/// Series `i`'s marker: its shape (circle, triangle, square, diamond) and style (filled for
+/// the first four series, hollow for the next four, and so on), drawn in the plot and the legend
+/// alike; `MARKER_SIZE` is its radius in pixels.
+fn marker_kind(i: usize, col: RGBColor) -> (usize, ShapeStyle) {
+    let filled = (i / 4).is_multiple_of(2);
+    let style = if filled {
+        col.filled()
+    } else {
+        col.stroke_width(3)
+    };
+    (i % 4, style)
 }
+
+const MARKER_SIZE: i32 = 9;
 
 struct LegendEntry {
     label: String,
@@ -860,13 +871,8 @@ fn draw_marker<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueTy
     i: usize,
     col: RGBColor,
 ) -> std::result::Result<(), String> {
-    let (shape, filled) = marker_kind(i);
-    let style = if filled {
-        col.filled()
-    } else {
-        col.stroke_width(3)
-    };
-    let sz = 9;
+    let (shape, style) = marker_kind(i, col);
+    let sz = MARKER_SIZE;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     match shape {
         0 => chart
@@ -935,13 +941,8 @@ fn legend_marker<DB: DrawingBackend>(
     i: usize,
     col: RGBColor,
 ) -> std::result::Result<(), String> {
-    let (shape, filled) = marker_kind(i);
-    let style = if filled {
-        col.filled()
-    } else {
-        col.stroke_width(3)
-    };
-    let sz = 9;
+    let (shape, style) = marker_kind(i, col);
+    let sz = MARKER_SIZE;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     match shape {
         0 => area.draw(&Circle::new(at, sz, style)).map_err(e),
