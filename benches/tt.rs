@@ -6,10 +6,17 @@
 //! counting its occupancy after are setup, not search).
 //!
 //! `cargo bench --bench tt` (criterion prints time per search and nodes per second).
+//!
+//! `cargo bench --bench tt -- never-hit-paired`: the table's overhead alone, measured in pairs.
+//! Criterion times each case in its own stretch of minutes, and on a shared machine the
+//! machine's speed drifts between them by more than the effect; here the never-hit search
+//! without and with the table alternate (which goes first alternating too), so drift hits
+//! both alike. Prints, per game, the fastest search of each kind per node and the median of
+//! the per-pair ratios.
 
 use std::time::Duration;
 
-use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -207,5 +214,73 @@ fn bench_probe(c: &mut Criterion) {
     group.finish();
 }
 
+/// The never-hit search without and with a table, `rounds` interleaved pairs: one table row.
+fn paired<G: Game>(name: &str, root: &G, depth: u32, ordering: &str, entries: u64, rounds: u64) {
+    let never = NeverHit {
+        g: root.clone(),
+        makes: 0,
+    };
+    let specs = [
+        spec(ordering, depth, None),
+        spec(ordering, depth, table(entries)),
+    ];
+    let nodes = nodes(&never, &specs[0]);
+    assert_eq!(
+        nodes,
+        self::nodes(&never, &specs[1]),
+        "never-hit: same tree"
+    );
+    let mut times = [Vec::new(), Vec::new()];
+    for r in 0..rounds as usize {
+        for k in [r % 2, 1 - r % 2] {
+            times[k].push(search_time(&never, &specs[k], 1).as_nanos() as f64);
+        }
+    }
+    let mut ratios: Vec<f64> = times[0].iter().zip(&times[1]).map(|(a, b)| b / a).collect();
+    ratios.sort_by(f64::total_cmp);
+    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min) / nodes as f64;
+    let (b0, b1) = (best(&times[0]), best(&times[1]));
+    println!(
+        "| {name} | {nodes} | 2^{} | {rounds} | {b0:.1} → {b1:.1} ns ({:+.1}%) | {:+.1}% |",
+        entries.trailing_zeros(),
+        (b1 / b0 - 1.0) * 100.0,
+        (ratios[ratios.len() / 2] - 1.0) * 100.0
+    );
+}
+
+fn bench_paired() {
+    println!(
+        "| search | nodes | table | pairs | fastest per node, without → with | median pair ratio |"
+    );
+    println!("|---|---|---|---|---|---|");
+    let ttt = TicTacToe::new(Scale::DepthPenalty);
+    paired("tic-tac-toe, natural", &ttt, 9, "natural", 4096, 2000);
+    paired("tic-tac-toe, static", &ttt, 9, "static", 4096, 2000);
+    paired(
+        "Connect Four d8, center-out",
+        &Connect4::new(7, 6),
+        8,
+        "center-out",
+        1 << 16,
+        1000,
+    );
+    paired(
+        "chess d4, static",
+        &Chess::default(),
+        4,
+        "static",
+        1 << 16,
+        200,
+    );
+}
+
 criterion_group!(benches, bench_search, bench_probe);
-criterion_main!(benches);
+
+fn main() {
+    if std::env::args().any(|a| a == "never-hit-paired") {
+        bench_paired();
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
