@@ -22,18 +22,24 @@ impl<G: Game> Searcher<G> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
-        match (self.tt.is_some(), self.aux) {
-            (false, false) => self.ab::<false, false>(game, depth, ply, alpha, beta),
-            (true, false) => self.ab::<true, false>(game, depth, ply, alpha, beta),
-            (false, true) => self.ab::<false, true>(game, depth, ply, alpha, beta),
-            (true, true) => self.ab::<true, true>(game, depth, ply, alpha, beta),
+        match (self.tt.is_some(), self.aux, ply == 0) {
+            (false, false, true) => self.ab::<false, false, true>(game, depth, ply, alpha, beta),
+            (true, false, true) => self.ab::<true, false, true>(game, depth, ply, alpha, beta),
+            (false, true, true) => self.ab::<false, true, true>(game, depth, ply, alpha, beta),
+            (true, true, true) => self.ab::<true, true, true>(game, depth, ply, alpha, beta),
+            (false, false, false) => self.ab::<false, false, false>(game, depth, ply, alpha, beta),
+            (true, false, false) => self.ab::<true, false, false>(game, depth, ply, alpha, beta),
+            (false, true, false) => self.ab::<false, true, false>(game, depth, ply, alpha, beta),
+            (true, true, false) => self.ab::<true, true, false>(game, depth, ply, alpha, beta),
         }
     }
 
     /// Alpha-beta, monomorphized over what is in use: `TT` (the table) and `AUX` (killers,
     /// history, iterative deepening's principal variation). The plain search compiles all of
-    /// their bookkeeping out, and a table alone pays only for its probe and store.
-    fn ab<const TT: bool, const AUX: bool>(
+    /// their bookkeeping out, and a table alone pays only for its probe and store. `ROOT`: the
+    /// root node (ply 0), whose move choice, tie-breaking and stored move are its own; the
+    /// nodes below it run without those checks.
+    fn ab<const TT: bool, const AUX: bool, const ROOT: bool>(
         &mut self,
         game: &mut G,
         depth: u32,
@@ -59,7 +65,7 @@ impl<G: Game> Searcher<G> {
             if let Some(e) = tt.probe(key, &mut self.counters) {
                 self.counters.tt_hits += 1;
                 tt_move = e.best_move();
-                if ply > 0 && e.depth() >= depth {
+                if !ROOT && e.depth() >= depth {
                     let v = score_from_tt(e.score(), ply, self.win_threshold);
                     let cut = match e.bound() {
                         Bound::Exact => true,
@@ -86,7 +92,7 @@ impl<G: Game> Searcher<G> {
             self.node_tt_move = tt_move;
         }
         let moves = self.order::<TT, AUX>(game, ply);
-        let random_root = ply == 0 && self.spec.tie_break == TieBreak::Random;
+        let random_root = ROOT && self.spec.tie_break == TieBreak::Random;
         let mut best = -INF;
         // Index in `moves` of the first move reaching `best` (for the table's best move).
         let mut best_i = 0;
@@ -103,12 +109,12 @@ impl<G: Game> Searcher<G> {
                 self.set_follow(on_pv, ply, i, m);
             }
             game.make(m);
-            let v = -self.ab::<TT, AUX>(game, depth - 1, ply + 1, -beta, -lo);
+            let v = -self.ab::<TT, AUX, false>(game, depth - 1, ply + 1, -beta, -lo);
             game.unmake(m);
             if self.aborted {
                 break;
             }
-            let improves = if ply == 0 {
+            let improves = if ROOT {
                 self.root_choice(m, v, best)
             } else {
                 v > alpha
@@ -154,7 +160,7 @@ impl<G: Game> Searcher<G> {
                 } else {
                     Bound::Exact
                 };
-                if ply == 0 {
+                if ROOT {
                     if let Some(m) = self.root_best {
                         best_move = game.move_index(m) as u32;
                     }
