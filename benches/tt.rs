@@ -224,12 +224,8 @@ fn paired<G: Game>(name: &str, root: &G, depth: u32, ordering: &str, entries: u6
         spec(ordering, depth, None),
         spec(ordering, depth, table(entries)),
     ];
-    let nodes = nodes(&never, &specs[0]);
-    assert_eq!(
-        nodes,
-        self::nodes(&never, &specs[1]),
-        "never-hit: same tree"
-    );
+    let n = nodes(&never, &specs[0]);
+    assert_eq!(n, nodes(&never, &specs[1]), "never-hit: same tree");
     let mut times = [Vec::new(), Vec::new()];
     for r in 0..rounds as usize {
         for k in [r % 2, 1 - r % 2] {
@@ -238,10 +234,10 @@ fn paired<G: Game>(name: &str, root: &G, depth: u32, ordering: &str, entries: u6
     }
     let mut ratios: Vec<f64> = times[0].iter().zip(&times[1]).map(|(a, b)| b / a).collect();
     ratios.sort_by(f64::total_cmp);
-    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min) / nodes as f64;
+    let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min) / n as f64;
     let (b0, b1) = (best(&times[0]), best(&times[1]));
     println!(
-        "| {name} | {nodes} | 2^{} | {rounds} | {b0:.1} → {b1:.1} ns ({:+.1}%) | {:+.1}% |",
+        "| {name} | {n} | 2^{} | {rounds} | {b0:.1} → {b1:.1} ns ({:+.1}%) | {:+.1}% |",
         entries.trailing_zeros(),
         (b1 / b0 - 1.0) * 100.0,
         (ratios[ratios.len() / 2] - 1.0) * 100.0

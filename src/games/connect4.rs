@@ -144,15 +144,21 @@ pub struct Connect4 {
     history: [u8; MAX_CELLS],
 }
 
-/// True when `p` holds four in a row in any direction. The standard board's column stride (7)
-/// gets its own copy with constant shifts.
+/// Calls `f` with the column stride `h1`, as the constant 7 on the standard board, so that
+/// `f`'s shifts compile to immediates there; other boards take the general path.
+#[inline(always)]
+fn with_stride<T>(h1: u32, f: impl Fn(u32) -> T) -> T {
+    if h1 == 7 {
+        f(7)
+    } else {
+        f(h1)
+    }
+}
+
+/// True when `p` holds four in a row in any direction.
 #[inline(always)]
 fn has_four(p: u64, h1: u32) -> bool {
-    if h1 == 7 {
-        has_four_in(p, 7)
-    } else {
-        has_four_in(p, h1)
-    }
+    with_stride(h1, |s| has_four_in(p, s))
 }
 
 #[inline(always)]
@@ -166,15 +172,10 @@ fn has_four_in(p: u64, h1: u32) -> bool {
     false
 }
 
-/// The cells (occupied or not) that would complete a four for the stones `p` (constant shifts
-/// on the standard board, as `has_four`).
+/// The cells (occupied or not) that would complete a four for the stones `p`.
 #[inline(always)]
 fn completing_cells(p: u64, h1: u32) -> u64 {
-    if h1 == 7 {
-        completing_cells_in(p, 7)
-    } else {
-        completing_cells_in(p, h1)
-    }
+    with_stride(h1, |s| completing_cells_in(p, s))
 }
 
 #[inline(always)]

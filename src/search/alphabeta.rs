@@ -12,25 +12,15 @@ use super::{Searcher, TieBreak, Variant};
 use crate::games::{Game, INF};
 
 impl<G: Game> Searcher<G> {
-    /// Alpha-beta on the window (alpha, beta). Fail-soft returns the best value seen (possibly
-    /// outside the window); fail-hard returns a value clamped to [alpha, beta] at interior nodes.
-    pub(crate) fn alphabeta(
-        &mut self,
-        game: &mut G,
-        depth: u32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-    ) -> i32 {
-        match (self.tt.is_some(), self.aux, ply == 0) {
-            (false, false, true) => self.ab::<false, false, true>(game, depth, ply, alpha, beta),
-            (true, false, true) => self.ab::<true, false, true>(game, depth, ply, alpha, beta),
-            (false, true, true) => self.ab::<false, true, true>(game, depth, ply, alpha, beta),
-            (true, true, true) => self.ab::<true, true, true>(game, depth, ply, alpha, beta),
-            (false, false, false) => self.ab::<false, false, false>(game, depth, ply, alpha, beta),
-            (true, false, false) => self.ab::<true, false, false>(game, depth, ply, alpha, beta),
-            (false, true, false) => self.ab::<false, true, false>(game, depth, ply, alpha, beta),
-            (true, true, false) => self.ab::<true, true, false>(game, depth, ply, alpha, beta),
+    /// Alpha-beta from the root on the window (alpha, beta). Fail-soft returns the best value
+    /// seen (possibly outside the window); fail-hard returns a value clamped to [alpha, beta] at
+    /// interior nodes.
+    pub(crate) fn alphabeta(&mut self, game: &mut G, depth: u32, alpha: i32, beta: i32) -> i32 {
+        match (self.tt.is_some(), self.aux) {
+            (false, false) => self.ab::<false, false, true>(game, depth, 0, alpha, beta),
+            (true, false) => self.ab::<true, false, true>(game, depth, 0, alpha, beta),
+            (false, true) => self.ab::<false, true, true>(game, depth, 0, alpha, beta),
+            (true, true) => self.ab::<true, true, true>(game, depth, 0, alpha, beta),
         }
     }
 

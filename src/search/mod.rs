@@ -381,7 +381,7 @@ impl<G: Game> Searcher<G> {
             }
             Algorithm::Negamax => self.negamax(game, depth, 0),
             Algorithm::AlphaBeta | Algorithm::Solve => {
-                self.alphabeta(game, depth, 0, -crate::games::INF, crate::games::INF)
+                self.alphabeta(game, depth, -crate::games::INF, crate::games::INF)
             }
         }
     }
@@ -389,7 +389,7 @@ impl<G: Game> Searcher<G> {
     /// Runs alpha-beta from `game` with the root window (alpha, beta).
     pub fn run_window(&mut self, game: &mut G, alpha: i32, beta: i32) -> SearchResult<G::Move> {
         self.start = Instant::now();
-        let value = self.alphabeta(game, self.spec.depth, 0, alpha, beta);
+        let value = self.alphabeta(game, self.spec.depth, alpha, beta);
         self.finish(value)
     }
 

@@ -194,9 +194,8 @@ impl Entry {
 /// A fixed-size transposition table.
 pub struct Table {
     slots: Vec<Entry>,
-    /// Number of entries (a power of two), and the mask that rounds a slot down to the first
-    /// slot of its bucket (`!(slots per bucket - 1)`).
-    entries: u64,
+    /// The mask that rounds a slot down to the first slot of its bucket
+    /// (`!(slots per bucket - 1)`).
     align: usize,
     key_mask: u64,
     /// Slots per bucket (1, 2 or 4).
@@ -220,7 +219,6 @@ impl Table {
                 slots.resize(n as usize, Entry::default());
                 slots
             },
-            entries: n,
             align: !(spec.replacement.slots() as usize - 1),
             key_mask: if spec.key_bits >= 64 {
                 u64::MAX
@@ -294,7 +292,7 @@ impl Table {
         /// 2^64 / φ, odd: multiplying by it is a bijection whose top bits mix every key bit.
         const FIBONACCI: u64 = 0x9e37_79b9_7f4a_7c15;
         let h = k.wrapping_mul(FIBONACCI);
-        let slot = ((h as u128 * self.entries as u128) >> 64) as usize;
+        let slot = ((h as u128 * self.slots.len() as u128) >> 64) as usize;
         (slot & self.align, self.per)
     }
 
