@@ -143,12 +143,8 @@ impl<G: Game> Searcher<G> {
             if let Some(tt) = &mut self.tt {
                 let bound = if tt.naive_exact() {
                     Bound::Exact
-                } else if value <= alpha0 {
-                    Bound::Upper
-                } else if value >= beta {
-                    Bound::Lower
                 } else {
-                    Bound::Exact
+                    Bound::from_window(value, alpha0, beta)
                 };
                 if ROOT {
                     if let Some(m) = self.root_best {

@@ -24,7 +24,8 @@
 //!   (lower, upper or exact, a new bound intersected with the one found) and the best move,
 //!   consulted after the moves are generated and before they are searched. The table's move
 //!   goes first, as in every search with a table (unless the ordering names `tt`). The
-//!   table picks slots by Fibonacci hashing, so Connect Four's structured key spreads. The table is emptied before each solve in time proportional to the previous solve's stores.
+//!   table picks slots by Fibonacci hashing, so Connect Four's structured key spreads. It is
+//!   emptied before each solve in time proportional to the previous solve's stores.
 //!
 //! Nodes are counted as in every search: one per call of the recursive search, summed over all
 //! the null-window searches of one position. A position that is over, or (with `win-check`)
@@ -142,7 +143,6 @@ struct SolverTable {
     /// Most keys recorded (a quarter of the entries).
     cap: usize,
     overflow: bool,
-    naive_exact: bool,
 }
 
 impl SolverTable {
@@ -155,7 +155,6 @@ impl SolverTable {
             stored: Vec::with_capacity(cap),
             cap,
             overflow: false,
-            naive_exact: spec.bounds == crate::search::Bounds::NaiveExact,
         }
     }
 
@@ -186,7 +185,7 @@ impl SolverTable {
         c: &mut Counters,
     ) {
         let (score, bound) = match (old, bound) {
-            _ if self.naive_exact => (score, Bound::Exact),
+            _ if self.table.naive_exact() => (score, Bound::Exact),
             (Some((lo, hi)), Bound::Lower) => {
                 let lo = lo.max(score);
                 (lo, if lo >= hi { Bound::Exact } else { Bound::Lower })
@@ -467,13 +466,7 @@ impl<G: Game> Solver<G> {
         self.search.moves[ply] = moves;
         if !self.search.aborted {
             if let Some(t) = &mut self.table {
-                let bound = if best <= alpha0 {
-                    Bound::Upper
-                } else if best >= beta {
-                    Bound::Lower
-                } else {
-                    Bound::Exact
-                };
+                let bound = Bound::from_window(best, alpha0, beta);
                 t.store(key, best, bound, old, best_move, &mut self.search.counters);
             }
         }

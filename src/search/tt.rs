@@ -143,6 +143,21 @@ pub enum Bound {
     Upper = 3,
 }
 
+impl Bound {
+    /// The bound a search's `value` is, from the node's original window (`alpha0`, `beta`):
+    /// upper if it is at most `alpha0`, lower if it reaches `beta`, exact otherwise.
+    #[inline(always)]
+    pub fn from_window(value: i32, alpha0: i32, beta: i32) -> Bound {
+        if value <= alpha0 {
+            Bound::Upper
+        } else if value >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// One slot. `meta` holds the bound in its low 2 bits (0: empty slot) and the age above them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
