@@ -331,6 +331,63 @@ fn summary_statistics_of_a_hand_made_runs_csv() {
     assert!(tmp.path().join("charts/nodes.png").exists());
 }
 
+/// growth = nodes_mean(d) / nodes_mean(d - 1) and growth_2 = sqrt(nodes_mean(d) /
+/// nodes_mean(d - 2)) within a series; a budget-stopped group gives none, nor takes part.
+#[test]
+fn summary_growth_between_depths() {
+    // (run_key, ordering, depth, nodes, status)
+    let rows: Vec<Vec<(&str, String)>> = [
+        ("a1", "natural", 1, 10, "ok"),
+        ("a2", "natural", 2, 40, "ok"),
+        ("a3", "natural", 3, 90, "ok"),
+        ("a4", "natural", 4, 500, "budget"),
+        ("a5", "natural", 5, 8100, "ok"),
+        ("b2", "static", 2, 7, "ok"),
+        ("b3", "static", 3, 21, "ok"),
+    ]
+    .iter()
+    .map(|&(key, ord, depth, nodes, status)| {
+        vec![
+            ("run_key", key.to_string()),
+            ("ordering", ord.to_string()),
+            ("depth", depth.to_string()),
+            ("nodes", nodes.to_string()),
+            ("status", status.to_string()),
+        ]
+    })
+    .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("runs.csv"), runs_csv(&[], &[], &rows)).unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let text = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let head: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    let col = |c: &str| head.iter().position(|h| h == c).unwrap();
+    let mut got: Vec<(String, String, String, String)> = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            let f = |c: &str| r[col(c)].to_string();
+            (f("ordering"), f("depth"), f("growth"), f("growth_2"))
+        })
+        .collect();
+    got.sort();
+    let want = [
+        ("natural", "1", "", ""),
+        ("natural", "2", "4", ""),
+        ("natural", "3", "2.25", "3"),
+        ("natural", "4", "", ""),
+        ("natural", "5", "", "9.486833"),
+        ("static", "2", "", ""),
+        ("static", "3", "3", ""),
+    ];
+    let want: Vec<(String, String, String, String)> = want
+        .iter()
+        .map(|w| (w.0.into(), w.1.into(), w.2.into(), w.3.into()))
+        .collect();
+    assert_eq!(got, want);
+}
+
 #[test]
 fn report_section_errors_point_at_the_key() {
     let tmp = tempfile::tempdir().unwrap();

@@ -13,7 +13,12 @@
 //! - `full_tree_nodes` = sum of b^l for l = 0..d; `minimal_tree_nodes` = Knuth and Moore's
 //!   minimal tree, sum over l = 0..d of b^ceil(l/2) + b^floor(l/2) - 1; `pearl_r` = R*(b);
 //! - `nodes_over_minimal`, `nodes_over_full` = nodes_mean divided by those, and
-//!   `ebf_over_pearl` = ebf_mean / R*(b).
+//!   `ebf_over_pearl` = ebf_mean / R*(b);
+//! - `growth` = nodes_mean(d) / nodes_mean(d - 1) and `growth_2` = sqrt(nodes_mean(d) /
+//!   nodes_mean(d - 2)): the measured branching factor between depths, against the group with
+//!   every other parameter the same at depth d - 1 (d - 2). `growth_2` steps over alpha-beta's
+//!   odd/even oscillation (Pearl's measured ratio). Empty when that group is missing or either
+//!   group holds a run a budget stopped.
 //!
 //! Groups are sorted by their parameter values (numerically where both values are numbers).
 
@@ -264,6 +269,44 @@ pub const THEORY_COLUMNS: [&str; 8] = [
     "ebf_over_pearl",
 ];
 
+/// The depth-growth columns, in order.
+pub const GROWTH_COLUMNS: [&str; 2] = ["growth", "growth_2"];
+
+/// Per group, `growth` and `growth_2` (see the module doc).
+pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
+    let Some(di) = s.params.iter().position(|c| c == "depth") else {
+        return vec![[None; 2]; s.groups.len()];
+    };
+    let without_depth = |g: &Group| {
+        let mut k = g.key.clone();
+        k.remove(di);
+        k
+    };
+    // Mean nodes of each finished group, by (the other parameters, depth).
+    let mut nodes: BTreeMap<(Vec<String>, u64), f64> = BTreeMap::new();
+    for g in &s.groups {
+        let (Ok(d), Some(n)) = (g.key[di].parse::<u64>(), g.stat(s, "nodes")) else {
+            continue;
+        };
+        if g.budget == 0 && n.mean > 0.0 {
+            nodes.insert((without_depth(g), d), n.mean);
+        }
+    }
+    s.groups
+        .iter()
+        .map(|g| {
+            let Ok(d) = g.key[di].parse::<u64>() else {
+                return [None; 2];
+            };
+            let k = without_depth(g);
+            let at = |d: Option<u64>| d.and_then(|d| nodes.get(&(k.clone(), d)).copied());
+            let here = at(Some(d));
+            let ratio = |back: u64| Some(here? / at(d.checked_sub(back))?);
+            [ratio(1), ratio(2).map(f64::sqrt)]
+        })
+        .collect()
+}
+
 /// summary.csv as bytes.
 pub fn to_csv(s: &Summary) -> Vec<u8> {
     let mut header: Vec<String> = s.params.clone();
@@ -272,7 +315,7 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
         header.extend(STAT_SUFFIXES.iter().map(|x| format!("{c}_{x}")));
     }
     // A runs.csv column already named like a theory column keeps its name; ours get `theory_`.
-    header.extend(THEORY_COLUMNS.iter().map(|x| {
+    header.extend(THEORY_COLUMNS.iter().chain(&GROWTH_COLUMNS).map(|x| {
         if s.counters.iter().chain(&s.params).any(|c| c == x) {
             format!("theory_{x}")
         } else {
@@ -282,7 +325,8 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(&header);
     let opt = |v: Option<f64>| v.map(fmt_num).unwrap_or_default();
-    for g in &s.groups {
+    let growth = growth(s);
+    for (g, growth) in s.groups.iter().zip(growth) {
         let mut rec = g.key.clone();
         rec.push(g.rows.len().to_string());
         rec.push(g.positions.to_string());
@@ -316,6 +360,7 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
             }
             None => rec.extend(std::iter::repeat_n(String::new(), THEORY_COLUMNS.len())),
         }
+        rec.extend(growth.map(opt));
         let _ = w.write_record(&rec);
     }
     w.into_inner().unwrap_or_default()
