@@ -4,8 +4,9 @@
 //! depth returns its exact score, or raises alpha (lower bound) or lowers beta (upper bound)
 //! and cuts off once alpha >= beta (never at the root, which must choose a move). After the
 //! search the node stores its score with the bound taken from the window: upper if the score
-//! is at most the original alpha, lower if it reaches beta, exact otherwise (`naive-exact`:
-//! always exact). The stored best move is tried first.
+//! is at most alpha, lower if it reaches beta, exact otherwise (`naive-exact`: always exact),
+//! where the window is the node's own, moved only by the bound of a deeper entry. The stored
+//! best move is tried first.
 
 use super::tt::{score_from_tt, score_to_tt, Bound, NO_MOVE};
 use super::{Searcher, TieBreak, Variant};
@@ -49,6 +50,12 @@ impl<G: Game> Searcher<G> {
         let mut beta = beta;
         let mut tt_move = NO_MOVE;
         let mut key = 0;
+        // The window the stored bound is read against. A bound from an entry of the same depth
+        // is what this node's own search would show, so it leaves the window as called: after
+        // alpha is raised to such a lower bound, a value at that bound is exact. A deeper
+        // entry's bound says nothing about this depth, so it moves the window: a value at most
+        // the raised alpha is then only an upper bound.
+        let (mut bound_alpha, mut bound_beta) = (alpha, beta);
         if let (true, Some(tt)) = (TT, &self.tt) {
             key = game.key();
             self.counters.tt_probes += 1;
@@ -61,10 +68,16 @@ impl<G: Game> Searcher<G> {
                         Bound::Exact => true,
                         Bound::Lower => {
                             alpha = alpha.max(v);
+                            if e.depth() > depth {
+                                bound_alpha = alpha;
+                            }
                             alpha >= beta
                         }
                         Bound::Upper => {
                             beta = beta.min(v);
+                            if e.depth() > depth {
+                                bound_beta = beta;
+                            }
                             alpha >= beta
                         }
                     };
@@ -144,7 +157,7 @@ impl<G: Game> Searcher<G> {
                 let bound = if tt.naive_exact() {
                     Bound::Exact
                 } else {
-                    Bound::from_window(value, alpha0, beta)
+                    Bound::from_window(value, bound_alpha, bound_beta)
                 };
                 if ROOT {
                     if let Some(m) = self.root_best {

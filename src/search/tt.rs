@@ -144,11 +144,11 @@ pub enum Bound {
 }
 
 impl Bound {
-    /// The bound a search's `value` is, from the node's original window (`alpha0`, `beta`):
-    /// upper if it is at most `alpha0`, lower if it reaches `beta`, exact otherwise.
+    /// The bound a search's `value` is against the window (`alpha`, `beta`): upper if it is at
+    /// most `alpha`, lower if it reaches `beta`, exact otherwise.
     #[inline(always)]
-    pub fn from_window(value: i32, alpha0: i32, beta: i32) -> Bound {
-        if value <= alpha0 {
+    pub fn from_window(value: i32, alpha: i32, beta: i32) -> Bound {
+        if value <= alpha {
             Bound::Upper
         } else if value >= beta {
             Bound::Lower
