@@ -34,12 +34,36 @@ fn minimax_from_the_empty_board_enters_the_published_tree() {
             // Full depth: every leaf is a finished game.
             assert_eq!(r.counters.leaves, 255_168);
             assert_eq!(r.counters.cutoffs, 0);
+            // 294,778 interior nodes; every node but the root is a move generated at one.
+            assert_eq!(r.counters.interior, 294_778);
+            assert_eq!(r.counters.moves_generated, 549_946 - 1);
             assert_eq!(r.counters.max_ply, 9);
             assert_eq!(r.value, 0, "the empty board is a draw");
             assert_eq!(r.pv.len(), 9, "a draw is played out to the full board");
             // The game is restored.
             assert_eq!(g.format_position(), ".........");
         }
+    }
+}
+
+/// Finished games by length (5 plies: 1,440; 6: 5,328; 7: 47,952; 8: 72,576; 9: 127,872) and
+/// tree nodes by ply, read off the counters of depth-limited minimax: the games that end
+/// within d plies are the terminal leaves at depth d.
+#[test]
+fn depth_limited_minimax_counts_games_by_length_and_nodes_by_ply() {
+    let mut g = TicTacToe::new(Scale::WinLoss);
+    let by_ply = [1u64, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
+    let by_length = [0u64, 0, 0, 0, 0, 1440, 5328, 47952, 72576, 127872];
+    let (mut nodes, mut ended) = (0, 0);
+    for d in 0..=9u32 {
+        let r = search(&mut g, &SearchSpec::new(Algorithm::Minimax, d), 0).unwrap();
+        nodes += by_ply[d as usize];
+        ended += by_length[d as usize];
+        assert_eq!(r.counters.nodes, nodes, "depth {d}");
+        assert_eq!(r.counters.terminal, ended, "depth {d}");
+        // The leaves are the finished games plus the positions at the horizon still open.
+        let open_at_horizon = by_ply[d as usize] - by_length[d as usize];
+        assert_eq!(r.counters.leaves, ended + open_at_horizon, "depth {d}");
     }
 }
 
@@ -122,20 +146,33 @@ fn alpha_beta_prunes_and_counts_cutoffs() {
     }
 }
 
-/// The alpha-beta bound theorem for fail-soft: with v the minimax value and r the returned
-/// value on the window (alpha, beta): v <= alpha => r <= alpha; v >= beta => r >= beta;
-/// otherwise r = v.
+/// The alpha-beta bound theorem, with v the minimax value and r the value returned on the
+/// window (alpha, beta). Fail-soft: r <= alpha means v <= r (r is an upper bound), r >= beta
+/// means v >= r (a lower bound), otherwise r = v; and v <= alpha gives r <= alpha, v >= beta
+/// gives r >= beta. Fail-hard: r = alpha when v <= alpha, r = beta when v >= beta, otherwise
+/// r = v (at an interior root). Both with and without a transposition table (correct bounds,
+/// 64-bit keys).
 #[test]
-fn fail_soft_satisfies_the_bound_theorem_on_random_windows() {
+fn alpha_beta_satisfies_the_bound_theorem_on_random_windows() {
+    use harness::search::{Bounds, Replacement, TtSpec};
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
     let all = reachable();
-    let mut cases = [0usize; 3];
+    // Fail-low, fail-high, exact, for each (variant, table) combination.
+    let mut cases = [[0usize; 3]; 4];
     for (base, _) in all.values() {
         for scale in [Scale::WinLoss, Scale::DepthPenalty] {
             let mut g = TicTacToe::parse_position(scale, &base.format_position()).unwrap();
             let v = run_full(&mut g, Algorithm::Negamax, 0).unwrap().value;
-            for _ in 0..3 {
+            for (k, (variant, table)) in [
+                (Variant::FailSoft, false),
+                (Variant::FailSoft, true),
+                (Variant::FailHard, false),
+                (Variant::FailHard, true),
+            ]
+            .into_iter()
+            .enumerate()
+            {
                 let a = rng.gen_range(-11..11);
                 let b = rng.gen_range(a + 1..=12);
                 let (alpha, beta) = if rng.gen_bool(0.05) {
@@ -144,25 +181,53 @@ fn fail_soft_satisfies_the_bound_theorem_on_random_windows() {
                     (a, b)
                 };
                 let mut spec = full(Algorithm::AlphaBeta, &g);
-                spec.variant = Variant::FailSoft;
+                spec.variant = variant;
                 spec.ordering = Ordering::parse("random").unwrap();
+                spec.tt = table.then_some(TtSpec {
+                    entries: 256,
+                    replacement: Replacement::TwoTier,
+                    key_bits: 64,
+                    bounds: Bounds::Correct,
+                });
                 let mut s = Searcher::new(&g, &spec, rng.gen()).unwrap();
                 let r = s.run_window(&mut g, alpha, beta).value;
-                if v <= alpha {
-                    assert!(r <= alpha, "fail low: v={v} r={r} ({alpha},{beta})");
-                    cases[0] += 1;
+                let at = format!("v={v} r={r} ({alpha},{beta}) {variant:?} table={table}");
+                let case = if v <= alpha {
+                    0
                 } else if v >= beta {
-                    assert!(r >= beta, "fail high: v={v} r={r} ({alpha},{beta})");
-                    cases[1] += 1;
+                    1
                 } else {
-                    assert_eq!(r, v, "exact: ({alpha},{beta})");
-                    cases[2] += 1;
+                    2
+                };
+                cases[k][case] += 1;
+                match variant {
+                    Variant::FailSoft => {
+                        if r <= alpha {
+                            assert!(v <= r, "fail-low value is an upper bound: {at}");
+                        } else if r >= beta {
+                            assert!(v >= r, "fail-high value is a lower bound: {at}");
+                        } else {
+                            assert_eq!(r, v, "inside the window: {at}");
+                        }
+                        match case {
+                            0 => assert!(r <= alpha, "{at}"),
+                            1 => assert!(r >= beta, "{at}"),
+                            _ => assert_eq!(r, v, "{at}"),
+                        }
+                    }
+                    // A finished game is a leaf: its utility comes back unclamped, and the
+                    // interior node above clamps it.
+                    Variant::FailHard if g.outcome().is_some() => assert_eq!(r, v, "{at}"),
+                    Variant::FailHard => {
+                        let want = [alpha, beta, v][case];
+                        assert_eq!(r, want, "{at}");
+                    }
                 }
             }
         }
     }
-    // All three cases were exercised.
-    assert!(cases.iter().all(|&c| c > 100), "{cases:?}");
+    // Every case was exercised for every combination.
+    assert!(cases.iter().flatten().all(|&c| c > 100), "{cases:?}");
 }
 
 #[test]

@@ -44,6 +44,44 @@ fn spec(depth: u32, variant: Variant, ordering: &str, table: Option<TtSpec>) -> 
     s
 }
 
+/// The identities between counters that README "What is counted" states for a finished
+/// alpha-beta search: every node is a leaf, interior, or decided by the table; the table is
+/// probed at every node that is not a leaf and stored at every interior node (the `depth`
+/// scheme may decline).
+fn assert_counters_add_up(c: &harness::search::Counters, scheme: Option<Replacement>, what: &str) {
+    assert_eq!(
+        c.nodes,
+        c.leaves + c.interior + c.tt_cutoffs,
+        "{what}: {c:?}"
+    );
+    assert!(
+        c.terminal <= c.leaves && c.cutoffs <= c.interior,
+        "{what}: {c:?}"
+    );
+    assert!(c.first_move_cutoffs <= c.cutoffs, "{what}: {c:?}");
+    assert!(c.moves_generated >= c.interior, "{what}: {c:?}");
+    match scheme {
+        None => assert_eq!(
+            (c.tt_probes, c.tt_cutoffs, c.tt_stores),
+            (0, 0, 0),
+            "{what}"
+        ),
+        Some(scheme) => {
+            assert_eq!(c.tt_probes, c.interior + c.tt_cutoffs, "{what}: {c:?}");
+            assert!(
+                c.tt_cutoffs <= c.tt_hits && c.tt_hits <= c.tt_probes,
+                "{what}"
+            );
+            if scheme == Replacement::Depth {
+                assert!(c.tt_stores <= c.interior, "{what}: {c:?}");
+            } else {
+                assert_eq!(c.tt_stores, c.interior, "{what}: {c:?}");
+            }
+            assert!(c.tt_overwrites <= c.tt_stores, "{what}: {c:?}");
+        }
+    }
+}
+
 /// Every reachable tic-tac-toe position (5,478 of them), the empty board first.
 fn all_tictactoe(scale: Scale) -> Vec<TicTacToe> {
     common::reachable_tictactoe(scale)
@@ -122,6 +160,9 @@ fn table_keeps_the_root_value_on_every_tictactoe_position_at_every_depth() {
                     let plain = search(&mut a, &spec(depth, variant, "static", None), 1).unwrap();
                     let table = Some(tt(1024, Replacement::Depth));
                     let with = search(&mut a, &spec(depth, variant, "static", table), 1).unwrap();
+                    let what = format!("{} depth {depth}", g.format_position());
+                    assert_counters_add_up(&plain.counters, None, &what);
+                    assert_counters_add_up(&with.counters, Some(Replacement::Depth), &what);
                     assert_eq!(
                         plain.value,
                         with.value,
@@ -145,6 +186,7 @@ fn table_keeps_the_root_value_on_every_tictactoe_position_at_every_depth() {
                     s.iterative = iterative;
                     let with = search(&mut g.clone(), &s, 1).unwrap();
                     assert_eq!(plain.value, with.value, "{}", g.format_position());
+                    assert_counters_add_up(&with.counters, Some(scheme), &g.format_position());
                 }
             }
         }
@@ -180,6 +222,7 @@ fn table_keeps_the_root_value_on_random_nim_positions() {
                     let s = spec(depth, variant, ordering, Some(tt(entries, scheme)));
                     let with = search(&mut g.clone(), &s, 1).unwrap();
                     assert_eq!(plain.value, with.value, "{}", g.format_position());
+                    assert_counters_add_up(&with.counters, Some(scheme), &g.format_position());
                 }
             }
         }
@@ -223,6 +266,7 @@ fn table_keeps_the_root_value_on_random_connect4_positions() {
                             "{} depth {depth} {variant:?} {ordering} {entries} {scheme:?}",
                             g.format_position()
                         );
+                        assert_counters_add_up(&with.counters, Some(scheme), ordering);
                         searches += 1;
                         table_cutoffs += with.counters.tt_cutoffs;
                     }
