@@ -131,7 +131,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let input = |m: String| anyhow::Error::new(Error::Input(m));
             let setup = match game.as_str() {
                 "connect4" => {
-                    harness::games::connect4::Connect4::check_size(width, height)
+                    harness::games::connect4::Connect4::check_size(width.into(), height.into())
                         .map_err(|e| input(format!("--width/--height: {e}")))?;
                     GameSetup::Connect4 { width, height }
                 }

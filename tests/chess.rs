@@ -277,6 +277,12 @@ fn illegal_positions_are_input_errors() {
         "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
         "pawn on the first or eighth rank",
     );
+    // Neither side is in check by a piece, but the kings touch (cozy-chess takes the FEN).
+    bad_fen(
+        "kK6/8/8/8/8/8/PPPPPPPP/8 w - - 0 1",
+        "kings stand side by side (b8 and a8)",
+    );
+    bad_fen("8/8/8/3kK3/8/8/8/8 b - - 0 1", "kings stand side by side");
 }
 
 fn write_experiment(dir: &std::path::Path, positions: &str) -> std::path::PathBuf {

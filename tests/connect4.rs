@@ -338,3 +338,74 @@ fn solve_cli_ends_quietly_when_stdout_closes() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// Board sizes out of range are named as written, in the experiment file (with line:column)
+/// and on the `solve` command line, without wrapping around in the size arithmetic.
+#[test]
+fn bad_board_sizes_are_named_as_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    // (width, height, the line named: width's when it is out of 1..=64, else height's)
+    for (w, h, line, what) in [
+        (
+            "-1",
+            "6",
+            4,
+            "board -1x6: width and height must be at least 1",
+        ),
+        (
+            "65",
+            "6",
+            4,
+            "board 65x6: width × (height + 1) must be at most 64",
+        ),
+        ("9223372036854775807", "6", 4, "board 9223372036854775807x6"),
+        (
+            "8",
+            "8",
+            5,
+            "board 8x8: width × (height + 1) must be at most 64",
+        ),
+    ] {
+        let exp = write_experiment(
+            tmp.path(),
+            &format!("name = \"t\"\n[game]\nkind = \"connect4\"\nwidth = {w}\nheight = {h}\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n"),
+        );
+        let out = harness()
+            .arg("run")
+            .arg(&exp)
+            .arg("--out")
+            .arg(tmp.path().join("out"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{w}x{h}: {stderr}");
+        for needle in [&format!("exp.toml:{line}:"), "width/height", what] {
+            assert!(
+                stderr.contains(needle),
+                "{w}x{h}: `{needle}` not in {stderr}"
+            );
+        }
+    }
+    let p = tmp.path().join("positions.txt");
+    std::fs::write(&p, "11 0\n").unwrap();
+    for (w, h) in [
+        ("65536", "65535"),
+        ("4294967295", "4294967295"),
+        ("2147483648", "1"),
+        ("1", "4294967295"),
+    ] {
+        let out = harness()
+            .args(["solve", "--game", "connect4", "--width", w, "--height", h])
+            .arg(&p)
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{w}x{h}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--width/--height: board {w}x{h}"))
+                && stderr.contains("must be at most 64"),
+            "{w}x{h}: {stderr}"
+        );
+    }
+}

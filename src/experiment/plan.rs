@@ -333,20 +333,11 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                         } else {
                             hspan.clone()
                         };
-                        let (width, height) = (w.clamp(0, 64) as u32, h.clamp(0, 64) as u32);
-                        Connect4::check_size(width, height)
-                            .and_then(|_| {
-                                if (w, h) == (width as i64, height as i64) {
-                                    Ok(())
-                                } else {
-                                    Err(format!(
-                                        "board {w}x{h}: width and height must be from 1 to 64"
-                                    ))
-                                }
-                            })
-                            .map_err(|e| {
-                                at(path, src, span, format!("[game] width/height: {e}"))
-                            })?;
+                        Connect4::check_size(w, h).map_err(|e| {
+                            at(path, src, span, format!("[game] width/height: {e}"))
+                        })?;
+                        // Checked: both from 1 to 64.
+                        let (width, height) = (w as u32, h as u32);
                         setups.push(GameSetup::Connect4 { width, height });
                     }
                 }

@@ -659,6 +659,14 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
         ),
         other => format!("FEN `{fen}`: {other}"),
     })?;
+    // cozy-chess accepts two kings side by side, a position no game reaches, and its move
+    // generator then lets one king take the other.
+    let (wk, bk) = (board.king(Color::White), board.king(Color::Black));
+    if cozy_chess::get_king_moves(wk).has(bk) {
+        return Err(format!(
+            "illegal position: the kings stand side by side ({wk} and {bk})"
+        ));
+    }
     for (code, operands) in &rest_ops {
         let list = match code.as_str() {
             "bm" => &mut ops.bm,

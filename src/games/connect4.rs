@@ -196,13 +196,13 @@ fn completing_cells_in(p: u64, h1: u32) -> u64 {
 
 impl Connect4 {
     /// Checks a board size: at least one row and column, and `width × (height + 1) <= 64`.
-    pub fn check_size(width: u32, height: u32) -> Result<(), String> {
-        if width == 0 || height == 0 {
+    pub fn check_size(width: i64, height: i64) -> Result<(), String> {
+        if width < 1 || height < 1 {
             return Err(format!(
                 "board {width}x{height}: width and height must be at least 1"
             ));
         }
-        if width * (height + 1) > 64 {
+        if width.saturating_mul(height.saturating_add(1)) > 64 {
             return Err(format!(
                 "board {width}x{height}: width × (height + 1) must be at most 64 (one 64-bit word), e.g. 7x6, 8x7, 9x6, 6x5, 4x4"
             ));
@@ -213,7 +213,7 @@ impl Connect4 {
     /// The empty board. Panics on a size `check_size` rejects (callers check first).
     pub fn new(width: u32, height: u32) -> Connect4 {
         assert!(
-            Self::check_size(width, height).is_ok(),
+            Self::check_size(width.into(), height.into()).is_ok(),
             "checked board size"
         );
         Connect4 {
@@ -240,7 +240,7 @@ impl Connect4 {
     /// Parses a move string (`4453`, or `4,4,5,3` / `4 4 5 3`) played from the empty board.
     /// Errors name the move (its number, from 1, and its text) and what is wrong.
     pub fn parse_position(width: u32, height: u32, text: &str) -> Result<Connect4, String> {
-        Self::check_size(width, height)?;
+        Self::check_size(width.into(), height.into())?;
         let mut g = Connect4::new(width, height);
         let t = text.trim();
         if t.is_empty() || t == "start" {
