@@ -24,9 +24,9 @@ pub enum Command {
         /// Output folder (default: results/<name>).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Worker threads (default: one per core). Results do not depend on it.
-        #[arg(long, default_value_t = 0)]
-        jobs: usize,
+        /// Worker threads, at most 1024 (default: one per core). Results do not depend on it.
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=1024))]
+        jobs: u16,
         /// No progress bar.
         #[arg(long)]
         quiet: bool,
@@ -86,8 +86,9 @@ pub enum Command {
         /// non-losing, bounds, tt).
         #[arg(long, default_value = "all")]
         solver: String,
-        /// Move ordering (as in experiment files).
-        #[arg(long, default_value = "center-out")]
-        ordering: String,
+        /// Move ordering (as in experiment files; default: center-out for Connect Four,
+        /// static for the others).
+        #[arg(long)]
+        ordering: Option<String>,
     },
 }

@@ -9,12 +9,10 @@ pub enum Error {
     /// wrong and what is allowed.
     #[error("{0}")]
     Input(String),
-    /// Reading or writing a file failed for a reason that is not the user's input.
-    #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    /// Reading or writing a file failed for a reason that is not the user's input. The OS
+    /// error is part of the message, not a separate source (printed once).
+    #[error("{path}: {err}")]
+    Io { path: PathBuf, err: std::io::Error },
     #[error("internal error: {0}")]
     Internal(String),
 }

@@ -45,11 +45,13 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             jobs,
             quiet,
         } => {
+            let jobs = usize::from(jobs);
             let (parsed, src) = config::load(&file)?;
             let plan = plan::build(&file, &src, &parsed)?;
             let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
             // Everything is checked before the folder gets its experiment copy and manifest.
             runner::validate_plan(&plan)?;
+            runner::check_table_memory(&plan, jobs)?;
             runner::prepare_output(&dir)?;
             let mut manifest =
                 report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, jobs);
@@ -111,6 +113,16 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .map_err(|e| Error::input(format!("--branching {e}")))?;
             let ds = theory::parse_int_set(&depth, 1, 1_000)
                 .map_err(|e| Error::input(format!("--depth {e}")))?;
+            const MAX_ROWS: usize = 100_000;
+            if bs.len().saturating_mul(ds.len()) > MAX_ROWS {
+                return Err(Error::input(format!(
+                    "--branching and --depth: {} × {} = {} rows; at most {MAX_ROWS}",
+                    bs.len(),
+                    ds.len(),
+                    bs.len().saturating_mul(ds.len())
+                ))
+                .into());
+            }
             let rows: Vec<theory::Prediction> = bs
                 .iter()
                 .flat_map(|&b| ds.iter().map(move |&d| theory::predict(b, d as u32)))
@@ -149,8 +161,14 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 weak,
                 techniques: harness::search::solver::Techniques::parse(&solver)
                     .map_err(|e| input(format!("--solver: {e}")))?,
-                ordering: harness::search::Ordering::parse(&ordering)
-                    .map_err(|e| input(format!("--ordering: {e}")))?,
+                ordering: harness::search::Ordering::parse(ordering.as_deref().unwrap_or(
+                    if game == "connect4" {
+                        "center-out"
+                    } else {
+                        "static"
+                    },
+                ))
+                .map_err(|e| input(format!("--ordering: {e}")))?,
                 max_nodes: None,
             };
             let wrong =
@@ -177,7 +195,8 @@ fn perft(fen: &str, depth: u32, divide: bool) -> anyhow::Result<()> {
         Chess::parse_position(fen).map_err(|e| Error::input(format!("--fen `{fen}`: {e}")))?;
     let mut p = Perft::new(&game, depth);
     let start = std::time::Instant::now();
-    let total = if divide {
+    // At depth 0 there is no move to divide by: the count is the position itself.
+    let total = if divide && depth > 0 {
         let mut rows = p.divide(&mut game, depth);
         rows.sort();
         for (m, n) in &rows {

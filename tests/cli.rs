@@ -264,3 +264,179 @@ fn a_good_file_runs() {
         .success();
     assert!(tmp.path().join("out/runs.csv").exists());
 }
+
+/// Sizes that would exhaust memory or time are refused up front, naming the key and the limit.
+#[test]
+fn sizes_past_their_limits_are_refused() {
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"random\"\nrepetitions = 4294967295",
+        &[
+            "exp.toml:12:",
+            "repetitions = 4294967295",
+            "from 1 to 100000",
+        ],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "random_openings = { count = 4294967295, plies = 1 }",
+        &["exp.toml:6:", "random_openings", "from 1 to 100000"],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "positions_file = \"/dev/zero\"",
+        &["exp.toml:6:", "/dev/zero", "larger than 64 MiB"],
+    );
+}
+
+#[test]
+fn solve_on_chess_and_position_sources_on_uniform_trees_are_refused() {
+    let cases = [
+        (
+            "kind = \"tictactoe\"\npositions = [\"start\"]",
+            "kind = \"chess\"\npositions = [\"7k/8/8/8/8/8/8/R6K w - - 0 1\"]",
+            "algorithm = \"alphabeta\"",
+            "algorithm = \"solve\"",
+            "solve\" is not available for chess",
+        ),
+        (
+            "kind = \"tictactoe\"\npositions = [\"start\"]",
+            "kind = \"uniform\"\nbranching = 2\nheight = 3\nrandom_openings = { count = 1, plies = 1 }",
+            "ordering = \"natural\"",
+            "ordering = \"natural\"",
+            "random_openings does not apply to uniform trees",
+        ),
+    ];
+    for (from1, to1, from2, to2, want) in cases {
+        let text = GOOD.replacen(from1, to1, 1).replacen(from2, to2, 1);
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("exp.toml");
+        std::fs::write(&file, &text).unwrap();
+        let out = harness()
+            .args(["run", "--quiet", "--out"])
+            .arg(tmp.path().join("out"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("exp.toml:") && err.contains(want), "{err}");
+    }
+}
+
+/// A name the results folder needs, taken by the wrong kind of entry, is an input error
+/// before anything is searched, and leaves no temporary file.
+#[test]
+fn output_names_taken_by_the_wrong_kind_of_entry_are_input_errors() {
+    for (name, dir) in [
+        ("runs.csv", true),
+        ("runs.csv.partial", true),
+        ("manifest.json", true),
+        ("report.md", true),
+        ("summary.csv", true),
+        ("charts", false),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("exp.toml");
+        std::fs::write(&file, GOOD).unwrap();
+        let out_dir = tmp.path().join("out");
+        std::fs::create_dir(&out_dir).unwrap();
+        if dir {
+            std::fs::create_dir(out_dir.join(name)).unwrap();
+        } else {
+            std::fs::write(out_dir.join(name), "").unwrap();
+        }
+        let out = harness()
+            .args(["run", "--quiet", "--out"])
+            .arg(&out_dir)
+            .arg(&file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {err}");
+        assert!(err.contains(name) && err.contains("--out"), "{name}: {err}");
+        let left: Vec<String> = std::fs::read_dir(&out_dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, vec![name.to_string()], "{name}: nothing else written");
+    }
+}
+
+#[test]
+fn command_line_limits() {
+    let run = |args: &[&str]| {
+        let out = harness().args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, err) = run(&["run", "--jobs", "5000", "experiments/tictactoe.toml"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--jobs") && err.contains("0..=1024"), "{err}");
+    let (code, _, err) = run(&["theory", "-b", "2..1000000", "-d", "1..1000"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("rows; at most 100000"), "{err}");
+    let (code, _, err) = run(&["theory", "-b", "1", "-d", "3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("a range like 2..10"), "{err}");
+    // Depth 0: the position itself, with or without --divide.
+    for divide in [false, true] {
+        let mut args = vec!["perft", "--depth", "0"];
+        if divide {
+            args.push("--divide");
+        }
+        let (code, out, err) = run(&args);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(out, "total: 1\n", "divide={divide}");
+    }
+}
+
+#[test]
+fn solve_defaults_to_an_ordering_the_game_has_and_refuses_empty_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let nim = tmp.path().join("nim.txt");
+    std::fs::write(&nim, "3,4,5\n1,1\n").unwrap();
+    let out = harness()
+        .args(["solve", "--game", "nim"])
+        .arg(&nim)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Bouton: 3^4^5 = 2 is a win for the side to move, 1^1 = 0 a loss.
+    let scores: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit(',').nth(3).unwrap())
+        .collect();
+    assert_eq!(scores, ["1", "-1"], "{text}");
+    // An ordering the game lacks is named with its flag, and nothing goes to stdout.
+    let out = harness()
+        .args(["solve", "--game", "nim", "--ordering", "center-out"])
+        .arg(&nim)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--ordering") && err.contains("center-out"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let empty = tmp.path().join("empty.txt");
+    std::fs::write(&empty, "# nothing\n\n").unwrap();
+    let out = harness()
+        .args(["solve", "--game", "connect4"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("empty.txt") && err.contains("no position"),
+        "{err}"
+    );
+}

@@ -572,9 +572,29 @@ pub fn at(path: &Path, src: &str, span: std::ops::Range<usize>, msg: impl fmt::D
     Error::input(format!("{}:{l}:{c}: {msg}", path.display()))
 }
 
+/// The largest input text file the harness reads (experiment files, position files).
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads a text file of at most `MAX_INPUT_BYTES` (a device like /dev/zero or a huge file
+/// is refused rather than read without end).
+pub fn read_text(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "larger than {} MiB, the most the harness reads",
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    Ok(text)
+}
+
 /// Reads and parses an experiment file.
 pub fn load(path: &Path) -> Result<(ExperimentFile, String)> {
-    let src = std::fs::read_to_string(path).map_err(|e| {
+    let src = read_text(path).map_err(|e| {
         Error::input(format!(
             "{}: cannot read the experiment file: {e}",
             path.display()

@@ -360,13 +360,26 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         Some(t) => *t.get_ref() as usize,
         None => 1,
     };
-    if let (Some(p), true) = (&g.positions, kinds.iter().all(|k| *k == GameKind::Uniform)) {
-        return Err(at(
-            path,
-            src,
-            p.span(),
-            "[game] positions does not apply to uniform trees: choose how many trees with `trees = N` (each tree's seed comes from the experiment seed and the tree's number)",
-        ));
+    if kinds.iter().all(|k| *k == GameKind::Uniform) {
+        let sources = [
+            ("positions", g.positions.as_ref().map(|p| p.span())),
+            (
+                "positions_file",
+                g.positions_file.as_ref().map(|p| p.span()),
+            ),
+            (
+                "random_openings",
+                g.random_openings.as_ref().map(|p| p.span()),
+            ),
+        ];
+        if let Some((key, Some(span))) = sources.into_iter().find(|(_, s)| s.is_some()) {
+            return Err(at(
+                path,
+                src,
+                span,
+                format!("[game] {key} does not apply to uniform trees: choose how many trees with `trees = N` (each tree's seed comes from the experiment seed and the tree's number)"),
+            ));
+        }
     }
 
     // Positions: the explicit list, then the file's lines, then the random openings, each
@@ -395,7 +408,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     if let Some(f) = &g.positions_file {
         for rel in f.get_ref().values() {
             let full = path.parent().unwrap_or(Path::new("")).join(rel);
-            let text = std::fs::read_to_string(&full).map_err(|e| {
+            let text = super::config::read_text(&full).map_err(|e| {
                 at(
                     path,
                     src,
@@ -447,12 +460,15 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         }
         if let Some(r) = &g.random_openings {
             let ro = r.get_ref();
-            if ro.count == 0 {
+            if !(1..=MAX_OPENINGS).contains(&ro.count) {
                 return Err(at(
                     path,
                     src,
                     r.span(),
-                    "[game] random_openings: count must be at least 1",
+                    format!(
+                        "[game] random_openings: count = {}; it must be from 1 to {MAX_OPENINGS}",
+                        ro.count
+                    ),
                 ));
             }
             let mut key = format!("random_openings;game={}", setup.kind().name());
@@ -488,6 +504,14 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             "depth \"full\" is not available for chess (no useful bound on the game's length); give plies, e.g. depth = { from = 1, to = 5 }",
         ));
     }
+    if kinds.contains(&GameKind::Chess) && algorithms.contains(&Algorithm::Solve) {
+        return Err(at(
+            path,
+            src,
+            g.kind.span(),
+            "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
+        ));
+    }
     let quiescences = quiescence_grid(s);
     let orderings: Vec<Ordering> = s
         .ordering
@@ -500,8 +524,16 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         .map(|v| v.values().iter().map(|n| n.0).collect())
         .unwrap_or_else(|| vec![TieBreak::First]);
     let reps = match &s.repetitions {
-        Some(r) if *r.get_ref() == 0 => {
-            return Err(at(path, src, r.span(), "repetitions must be at least 1"))
+        Some(r) if !(1..=MAX_REPETITIONS).contains(r.get_ref()) => {
+            return Err(at(
+                path,
+                src,
+                r.span(),
+                format!(
+                    "repetitions = {}; it must be from 1 to {MAX_REPETITIONS}",
+                    r.get_ref()
+                ),
+            ))
         }
         Some(r) => *r.get_ref(),
         None => 1,
@@ -625,6 +657,12 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                             run.key = run_key(&run, width);
                                             run.seed = mix(file.seed, fnv1a(&run.key));
                                             if seen.insert(run.key.clone()) {
+                                                if runs.len() == MAX_RUNS {
+                                                    return Err(Error::input(format!(
+                                                        "{}: the experiment's grid holds more than {MAX_RUNS} runs (positions × every list-valued key × repetitions); split it into several experiments",
+                                                        path.display()
+                                                    )));
+                                                }
                                                 runs.push(run.clone());
                                             }
                                         }
@@ -652,6 +690,13 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         runs,
     })
 }
+
+/// The most runs one experiment may hold.
+pub const MAX_RUNS: usize = 1_000_000;
+/// The most repetitions of a run that uses randomness.
+pub const MAX_REPETITIONS: u32 = 100_000;
+/// The most random openings one experiment may ask for.
+pub const MAX_OPENINGS: u32 = 100_000;
 
 /// The canonical text of a run's parameters: the sort order of runs.csv and the seed's input.
 pub fn run_key(r: &Run, pos_width: usize) -> String {

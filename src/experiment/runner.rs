@@ -82,7 +82,15 @@ fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
 /// search starts.
 pub fn validate(run: &Run) -> std::result::Result<(), String> {
     with_game!(run, |g| {
-        Searcher::new(&g, &spec_for(&g, run), run.seed)?;
+        let mut spec = spec_for(&g, run);
+        // The table's size is checked here; the searcher built to check everything else gets
+        // the smallest table of the scheme, so that validating does not allocate (and write)
+        // every run's full table.
+        if let Some(t) = &mut spec.tt {
+            crate::search::tt::check_entries(t.entries, t.replacement)?;
+            t.entries = t.replacement.slots();
+        }
+        Searcher::new(&g, &spec, run.seed)?;
         Ok(())
     })
 }
@@ -185,6 +193,31 @@ pub fn validate_plan(plan: &Plan) -> Result<()> {
     Ok(())
 }
 
+/// Checks that the largest table times the runs searched at once fits in the machine's
+/// memory (each thread holds one run's table at a time).
+pub fn check_table_memory(plan: &Plan, jobs: usize) -> Result<()> {
+    let threads = if jobs == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        jobs
+    }
+    .min(plan.runs.len()) as u64;
+    let biggest = plan
+        .runs
+        .iter()
+        .filter_map(|r| r.tt.as_ref())
+        .map(|t| t.bytes())
+        .max();
+    if let (Some(b), Some(mem)) = (biggest, crate::search::tt::machine_memory()) {
+        if b.saturating_mul(threads) > mem {
+            return Err(Error::input(format!(
+                "{threads} runs at once, each with a table of up to {b} bytes, need more than this machine's memory ({mem} bytes); lower --jobs or the table size"
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Makes sure `dir` exists and can be written, before any search runs.
 pub fn prepare_output(dir: &Path) -> Result<()> {
     let bad = |e: std::io::Error| {
@@ -194,6 +227,7 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
         ))
     };
     std::fs::create_dir_all(dir).map_err(bad)?;
+    crate::report::check_output_names(dir)?;
     let probe = dir.join(".harness-write-test");
     File::create(&probe).map_err(bad)?;
     let _ = std::fs::remove_file(&probe);
@@ -203,6 +237,7 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
 /// Runs every run of the plan and writes `dir/runs.csv`. Returns the records, sorted.
 pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
     validate_plan(plan)?;
+    check_table_memory(plan, opts.jobs)?;
     prepare_output(dir)?;
     let partial_path: PathBuf = dir.join("runs.csv.partial");
     let partial = Mutex::new(
@@ -213,7 +248,7 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
             .open(&partial_path)
             .map_err(|e| Error::Io {
                 path: partial_path.clone(),
-                source: e,
+                err: e,
             })?,
     );
     let bar = ProgressBar::new(plan.runs.len() as u64);
@@ -229,8 +264,9 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
         );
         bar.set_prefix(plan.name.clone());
     }
+    // No more threads than runs (0: rayon's default, one per core).
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.jobs)
+        .num_threads(opts.jobs.min(plan.runs.len()))
         .build()
         .map_err(|e| Error::Internal(format!("thread pool: {e}")))?;
     let results: Vec<std::result::Result<RunRecord, String>> = pool.install(|| {

@@ -39,7 +39,7 @@ pub struct Solved {
 
 /// Parses every line of `path` for `setup`: (line number, canonical position, expected score).
 pub fn read_positions(setup: &GameSetup, path: &Path) -> Result<Vec<(usize, String, Option<i32>)>> {
-    let text = std::fs::read_to_string(path)
+    let text = super::config::read_text(path)
         .map_err(|e| Error::input(format!("{}: cannot read the file: {e}", path.display())))?;
     let mut out = Vec::new();
     for (line_no, line) in position_lines(&text) {
@@ -47,6 +47,12 @@ pub fn read_positions(setup: &GameSetup, path: &Path) -> Result<Vec<(usize, Stri
             .parse_line(line)
             .map_err(|e| Error::input(format!("{}:{line_no}: {e}", path.display())))?;
         out.push((line_no, pos, expected));
+    }
+    if out.is_empty() {
+        return Err(Error::input(format!(
+            "{}: holds no position (blank lines and # comments only)",
+            path.display()
+        )));
     }
     Ok(out)
 }
@@ -97,7 +103,9 @@ fn solve_all<G: Game>(
     let mut spec = SearchSpec::new(Algorithm::Solve, start.max_remaining_plies());
     spec.ordering = opts.ordering.clone();
     spec.max_nodes = opts.max_nodes;
-    let mut solver = Solver::new(&start, &spec, opts.techniques, 0).map_err(Error::input)?;
+    // Errors here come from the options (`--ordering`, `--solver`), before any position.
+    let mut solver = Solver::new(&start, &spec, opts.techniques, 0)
+        .map_err(|e| Error::input(format!("--ordering/--solver: {e}")))?;
     for (line, pos, expected) in positions {
         let mut g = parse(pos).map_err(|e| Error::input(format!("line {line}: {e}")))?;
         let result = solver.solve(&mut g, opts.weak);
@@ -130,12 +138,15 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
         }
         _ => Error::Internal(format!("writing CSV: {e}")),
     };
-    if let Err(e) = w.write_record(["position", "score", "expected", "nodes", "micros"]) {
-        let e = write_err(e, &mut closed);
-        return if closed { Ok(0) } else { Err(e) };
-    }
     let mut wrong = 0;
+    // The header goes out with the first row, so that an error in the options prints nothing.
+    let mut header = false;
     let done = solve_positions(setup, &positions, opts, |s| {
+        if !header {
+            header = true;
+            w.write_record(["position", "score", "expected", "nodes", "micros"])
+                .map_err(|e| write_err(e, &mut closed))?;
+        }
         if s.result.status != crate::search::Status::Ok {
             return Err(Error::Internal(format!(
                 "line {}: the node budget stopped the solve of `{}`",

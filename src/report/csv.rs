@@ -376,12 +376,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     let io = |e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
-        source: e,
+        err: e,
     };
-    let mut f = File::create(&tmp).map_err(io)?;
-    f.write_all(bytes).map_err(io)?;
-    f.flush().map_err(io)?;
-    f.sync_all().map_err(io)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(io)
+    let written = File::create(&tmp).and_then(|mut f| {
+        f.write_all(bytes)?;
+        f.flush()?;
+        f.sync_all()
+    });
+    let done = written.and_then(|_| std::fs::rename(&tmp, path));
+    if done.is_err() {
+        // No temporary left behind; the file at `path`, if any, is untouched.
+        let _ = std::fs::remove_file(&tmp);
+    }
+    done.map_err(io)
 }

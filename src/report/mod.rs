@@ -30,6 +30,39 @@ pub struct Built {
 
 /// Saves the experiment file's text as `dir/experiment.toml` (so `harness plot` can read the
 /// description and `[report]` later).
+/// The files a results folder holds (each written through `NAME.tmp`), and its charts folder.
+const OUTPUT_FILES: [&str; 5] = [
+    "runs.csv",
+    EXPERIMENT_COPY,
+    manifest::FILE,
+    "summary.csv",
+    "report.md",
+];
+
+/// Checks, before anything is searched or written, that no name the results folder `dir`
+/// needs is taken by the wrong kind of entry (a folder named `runs.csv`, a file named
+/// `charts`): an input error naming the entry.
+pub fn check_output_names(dir: &Path) -> Result<()> {
+    let taken = |p: &Path, what: &str| {
+        Error::input(format!(
+            "{}: {what}; the results folder needs that name (remove it or pass another --out DIR)",
+            p.display()
+        ))
+    };
+    for name in OUTPUT_FILES.iter().copied().chain(["runs.csv.partial"]) {
+        for p in [dir.join(name), dir.join(name).with_extension("tmp")] {
+            if p.is_dir() {
+                return Err(taken(&p, "is a folder, not a file"));
+            }
+        }
+    }
+    let charts = dir.join("charts");
+    if charts.exists() && !charts.is_dir() {
+        return Err(taken(&charts, "is a file, not a folder"));
+    }
+    Ok(())
+}
+
 pub fn save_experiment(dir: &Path, src: &str) -> Result<()> {
     csv::write_atomic(&dir.join(EXPERIMENT_COPY), src.as_bytes())
 }
@@ -37,7 +70,7 @@ pub fn save_experiment(dir: &Path, src: &str) -> Result<()> {
 fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     move |e| Error::Io {
         path: path.to_path_buf(),
-        source: e,
+        err: e,
     }
 }
 
@@ -172,6 +205,7 @@ pub fn build(dir: &Path) -> Result<Built> {
             dir.display()
         )));
     }
+    check_output_names(dir)?;
     // 1. Inputs.
     let t = table::read_runs(&dir.join("runs.csv"))?;
     let exp_path = dir.join(EXPERIMENT_COPY);

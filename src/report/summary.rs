@@ -199,7 +199,8 @@ fn group_theory(
 ) -> Option<Theory> {
     let depth_col = t.col("depth")?;
     let d = numeric(&t.rows[rows[0]][depth_col])?;
-    if d < 1.0
+    // Depths past 1,000 (the theory command's limit) get no theory: its sums run over depth.
+    if !(1.0..=1000.0).contains(&d)
         || d.fract() != 0.0
         || rows
             .iter()

@@ -82,7 +82,8 @@ pub fn predict(b: u64, d: u32) -> Prediction {
 /// Parses a set of whole numbers: `5`, a range `1..10` (inclusive), or a comma list of these.
 pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String> {
     let help = format!(
-        "write a number, a range like 1..10 (inclusive) or a comma list, each from {min} to {max}"
+        "write a number, a range like {min}..{} (inclusive) or a comma list, each from {min} to {max}",
+        min + 8
     );
     let mut out = Vec::new();
     for part in text.split(',') {

@@ -238,7 +238,8 @@ pub struct Searcher<G: Game> {
 impl<G: Game> Searcher<G> {
     /// Prepares a search of `root` (explicit orders are resolved against it).
     pub fn new(root: &G, spec: &SearchSpec, seed: u64) -> Result<Self, String> {
-        let plies = spec.depth as usize + 2;
+        // A search cannot go deeper than the game lasts: buffers for the shorter of the two.
+        let plies = spec.depth.min(root.max_remaining_plies()) as usize + 2;
         let width = root.max_moves();
         let mut explicit_keys = Vec::new();
         for term in &spec.ordering.terms {
@@ -270,7 +271,7 @@ impl<G: Game> Searcher<G> {
                     ));
                 }
                 tt::check_entries(t.entries, t.replacement)?;
-                Some(Table::new(t))
+                Some(Table::try_new(t)?)
             }
             _ => None,
         };

@@ -53,6 +53,10 @@ impl<G: Game> Perft<G> {
 
     /// Leaf count below each root move, in natural order, as (move text, count).
     pub fn divide(&mut self, game: &mut G, depth: u32) -> Vec<(String, u64)> {
+        if depth == 0 {
+            // No move is made at depth 0: nothing to divide.
+            return Vec::new();
+        }
         let mut moves = Vec::with_capacity(game.max_moves());
         game.moves(&mut moves);
         moves

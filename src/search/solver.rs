@@ -146,16 +146,16 @@ struct SolverTable {
 }
 
 impl SolverTable {
-    fn new(spec: &TtSpec) -> SolverTable {
-        // `Table::new` writes every entry: no page is first touched during a solve.
-        let table = Table::new(spec);
+    fn new(spec: &TtSpec) -> Result<SolverTable, String> {
+        // `Table::try_new` writes every entry: no page is first touched during a solve.
+        let table = Table::try_new(spec)?;
         let cap = (table.len() / 4).max(1);
-        SolverTable {
+        Ok(SolverTable {
             table,
             stored: Vec::with_capacity(cap),
             cap,
             overflow: false,
-        }
+        })
     }
 
     /// Empties the table.
@@ -230,6 +230,9 @@ pub struct Solver<G: Game> {
     tt_first: bool,
 }
 
+/// The longest game the solver sizes its buffers for.
+pub const MAX_SOLVE_PLIES: u32 = 1_000;
+
 impl<G: Game> Solver<G> {
     /// A solver for positions like `root` (explicit orderings are resolved against it). The
     /// spec gives the ordering and the budgets; its algorithm and depth are ignored.
@@ -237,7 +240,13 @@ impl<G: Game> Solver<G> {
         let mut spec = spec.clone();
         spec.algorithm = Algorithm::AlphaBeta;
         spec.variant = Variant::FailSoft;
-        // Buffers for the longest game from the root.
+        // Buffers for the longest game from the root: only for games of bounded length.
+        if root.max_remaining_plies() > MAX_SOLVE_PLIES {
+            return Err(format!(
+                "the solver needs a game of bounded length (at most {MAX_SOLVE_PLIES} plies), which {} is not; search it to a depth with alphabeta instead",
+                G::NAME
+            ));
+        }
         spec.depth = root.max_remaining_plies();
         // The solver keeps its own table (below), not the searcher's.
         let table_spec = spec.tt.take().unwrap_or(TtSpec {
@@ -250,7 +259,10 @@ impl<G: Game> Solver<G> {
         Ok(Solver {
             search: Searcher::new(root, &spec, seed)?,
             tech,
-            table: tech.tt.then(|| SolverTable::new(&table_spec)),
+            table: match tech.tt {
+                true => Some(SolverTable::new(&table_spec)?),
+                false => None,
+            },
             tt_first: tech.tt && !spec.ordering.has(&OrderTerm::Tt),
         })
     }
@@ -509,7 +521,8 @@ mod tests {
         let mut t = SolverTable::new(&TtSpec {
             replacement: Replacement::Always,
             ..TtSpec::new(16)
-        });
+        })
+        .unwrap();
         let mut c = Counters::default();
         let bounds = |t: &SolverTable, k: u64| {
             t.table

@@ -227,13 +227,22 @@ impl Table {
     /// time would then measure the operating system's paging, growing with the table's size,
     /// rather than the search. Written here, that cost is setup, outside `time_ns`.
     pub fn new(spec: &TtSpec) -> Table {
+        Table::try_new(spec).expect("memory for the table")
+    }
+
+    /// `new`, with an allocation that fails as an error instead of aborting the process.
+    pub fn try_new(spec: &TtSpec) -> Result<Table, String> {
         let n = spec.entries.max(spec.replacement.slots());
-        Table {
-            slots: {
-                let mut slots = Vec::with_capacity(n as usize);
-                slots.resize(n as usize, Entry::default());
-                slots
-            },
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n as usize).map_err(|_| {
+            format!(
+                "cannot allocate the table: {n} entries ({} bytes) are more than the memory this process can get",
+                n.saturating_mul(ENTRY_BYTES)
+            )
+        })?;
+        slots.resize(n as usize, Entry::default());
+        Ok(Table {
+            slots,
             align: !(spec.replacement.slots() as usize - 1),
             key_mask: if spec.key_bits >= 64 {
                 u64::MAX
@@ -244,7 +253,7 @@ impl Table {
             replacement: spec.replacement,
             age: 0,
             naive_exact: spec.bounds == Bounds::NaiveExact,
-        }
+        })
     }
 
     /// Whether every score is to be stored as exact (the `naive-exact` ablation).
