@@ -50,7 +50,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let plan = plan::build(&file, &src, &parsed)?;
             let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
             // Everything is checked before the folder gets its experiment copy and manifest.
-            runner::validate_plan(&plan)?;
+            runner::validate_plan_in(&plan, &file, &src)?;
             runner::check_table_memory(&plan, jobs)?;
             runner::prepare_output(&dir)?;
             let mut manifest =

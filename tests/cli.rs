@@ -440,3 +440,68 @@ fn solve_defaults_to_an_ordering_the_game_has_and_refuses_empty_files() {
         "{err}"
     );
 }
+
+/// Orderings that the game cannot use are found when the runs are checked, before any
+/// search; the error names the file and the `ordering` line.
+#[test]
+fn an_ordering_the_game_lacks_names_the_ordering_line() {
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [\"natural\", \"center-out\"]",
+        &[
+            "exp.toml:11:1:",
+            "[search] ordering",
+            "applies to Connect Four",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"explicit:9\"",
+        &["exp.toml:11:1:", "`9` is not a tic-tac-toe square"],
+    );
+}
+
+/// Type errors name the key and say what is allowed in the words of the file, not serde's
+/// type names.
+#[test]
+fn type_errors_name_the_key_in_plain_words() {
+    bad(
+        "kind = \"tictactoe\"",
+        "kind = 1",
+        &[
+            "exp.toml:5:",
+            "`kind`",
+            "one of tictactoe, nim, chess, uniform, connect4",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\ntt = 5",
+        &["exp.toml:12:", "`tt`", "expected a table"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\niterative = \"yes\"",
+        &["exp.toml:12:", "`iterative`", "expected a boolean"],
+    );
+    // No serde type name is left in these messages.
+    for (from, to) in [
+        ("kind = \"tictactoe\"", "kind = 1"),
+        ("depth = 3", "depth = 3\ntt = 5"),
+        ("depth = 3", "depth = 3\nrepetitions = \"two\""),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("exp.toml");
+        std::fs::write(&file, GOOD.replacen(from, to, 1)).unwrap();
+        let out = harness()
+            .args(["run", "--quiet"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        for word in ["struct", "GameKind", "Section", "i64", "u32"] {
+            assert!(!err.contains(word), "{to}: {err}");
+        }
+    }
+}

@@ -614,9 +614,59 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             .map(str::trim)
             .collect::<Vec<_>>()
             .join("; ");
+        let msg = plain_words(&msg);
         match e.span() {
-            Some(span) => at(path, src, span, msg),
+            Some(span) => {
+                // Name the key when the message does not: the text before `=` on the line
+                // where the offending value starts.
+                let msg = match key_at(src, span.start) {
+                    Some(key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
+                    _ => msg,
+                };
+                at(path, src, span, msg)
+            }
             None => Error::input(format!("{}: {msg}", path.display())),
         }
     })
+}
+
+/// The key of a `key = value` line holding byte `pos` of `src`, when the value starts there.
+fn key_at(src: &str, pos: usize) -> Option<&str> {
+    let start = src[..pos.min(src.len())].rfind('\n').map_or(0, |i| i + 1);
+    let (key, _) = src[start..pos.min(src.len())].split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty() && !key.starts_with('[') && !key.contains(['{', ',', '"'])).then_some(key)
+}
+
+/// serde's type names in deserialization messages, in the words of the experiment file.
+fn plain_words(msg: &str) -> String {
+    let mut out = msg.replace(
+        "expected enum GameKind",
+        "expected one of tictactoe, nim, chess, uniform, connect4",
+    );
+    for (from, to) in [
+        ("expected i64", "expected a whole number"),
+        ("expected u64", "expected a whole number >= 0"),
+        ("expected u32", "expected a whole number >= 0"),
+        ("expected f64", "expected a number"),
+        (
+            "number too large to fit in target type",
+            "number too large for this key (see its allowed range in the README)",
+        ),
+    ] {
+        out = out.replace(from, to);
+    }
+    // `expected struct TtSection` and the like: a table.
+    while let Some(i) = out.find("expected struct ") {
+        let rest = &out[i + "expected struct ".len()..];
+        let end = rest
+            .find(|c: char| !c.is_alphanumeric() && c != '_')
+            .unwrap_or(rest.len());
+        let tail = rest[end..].to_string();
+        out = format!(
+            "{}expected a table (`key = {{ ... }}` or a [section]){tail}",
+            &out[..i]
+        );
+    }
+    out
 }

@@ -193,6 +193,44 @@ pub fn validate_plan(plan: &Plan) -> Result<()> {
     Ok(())
 }
 
+/// `validate_plan` for the experiment file at `path` (text `src`): an error names the file and
+/// the line:column of the key it comes from (`ordering`, which most of them concern, else
+/// `algorithm`), then the run.
+pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
+    for run in &plan.runs {
+        if let Err(e) = validate(run) {
+            let key = if e.contains("ordering") {
+                "ordering"
+            } else {
+                "algorithm"
+            };
+            let (l, c) = key_position(src, key);
+            return Err(Error::input(format!(
+                "{}:{l}:{c}: [search] {key}: {e} (run {})",
+                path.display(),
+                run.key
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Line and column (from 1) of the first `key = ...` line in `src`, else of `[search]`, else 1:1.
+fn key_position(src: &str, key: &str) -> (usize, usize) {
+    let find = |pred: &dyn Fn(&str) -> bool| {
+        src.lines().enumerate().find_map(|(i, line)| {
+            let t = line.trim_start();
+            pred(t).then(|| (i + 1, line.len() - t.len() + 1))
+        })
+    };
+    find(&|t: &str| {
+        t.strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    })
+    .or_else(|| find(&|t: &str| t.starts_with("[search]")))
+    .unwrap_or((1, 1))
+}
+
 /// Checks that the largest table times the runs searched at once fits in the machine's
 /// memory (each thread holds one run's table at a time).
 pub fn check_table_memory(plan: &Plan, jobs: usize) -> Result<()> {

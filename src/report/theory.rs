@@ -273,11 +273,22 @@ mod tests {
             (3.0, 2.147899),
             (4.0, 2.629658),
             (5.0, 3.079596),
+            (6.0, 3.506323),
+            (7.0, 3.915076),
+            (8.0, 4.309330),
+            (9.0, 4.691538),
             (10.0, 5.063511),
             (20.0, 8.424663),
+            (30.0, 11.416399),
             (35.0, 12.830181),
         ] {
             assert!((pearl_branching_factor(b) - r).abs() < 1e-6, "b={b}");
+        }
+        // The exponent log R*/log b is 0.69-0.72 for b <= 40 (not 3/4).
+        for b in 2..=40 {
+            let b = b as f64;
+            let e = pearl_branching_factor(b).ln() / b.ln();
+            assert!((0.69..=0.72).contains(&e), "b={b}: exponent {e}");
         }
     }
 
