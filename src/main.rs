@@ -51,6 +51,13 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
             // Everything is checked before the folder gets its experiment copy and manifest.
             runner::validate_plan_in(&plan, &file, &src)?;
+            report::check_layout(
+                &runner::blank_records(&plan),
+                &plan.name,
+                parsed.report.as_ref(),
+                &file,
+                &src,
+            )?;
             runner::check_table_memory(&plan, jobs)?;
             runner::prepare_output(&dir)?;
             let mut manifest =

@@ -254,7 +254,10 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         } else {
             let allowed: Vec<String> = kinds
                 .iter()
-                .map(|k| format!("{}: {}", k.name(), k.option_keys().join(", ")))
+                .map(|k| match k.option_keys() {
+                    [] => format!("{}: none", k.name()),
+                    keys => format!("{}: {}", k.name(), keys.join(", ")),
+                })
                 .collect();
             Err(at(
                 path,

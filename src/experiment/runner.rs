@@ -231,6 +231,29 @@ fn key_position(src: &str, key: &str) -> (usize, usize) {
     .unwrap_or((1, 1))
 }
 
+/// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's
+/// columns will be, before anything is searched.
+pub fn blank_records(plan: &Plan) -> Vec<RunRecord> {
+    plan.runs
+        .iter()
+        .map(|run| RunRecord {
+            run: run.clone(),
+            depth: match run.depth {
+                Depth::Plies(d) => d,
+                Depth::Full => 0,
+            },
+            status: Status::Ok,
+            value: 0,
+            best_move: String::new(),
+            pv: String::new(),
+            counters: Default::default(),
+            bm_hit: None,
+            iteration_nodes: Vec::new(),
+            reference: None,
+        })
+        .collect()
+}
+
 /// Checks that the largest table times the runs searched at once fits in the machine's
 /// memory (each thread holds one run's table at a time).
 pub fn check_table_memory(plan: &Plan, jobs: usize) -> Result<()> {

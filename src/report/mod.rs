@@ -74,6 +74,27 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     }
 }
 
+/// Checks the experiment's `[report]` section before anything is searched, against the
+/// columns that runs.csv will have: `records` are the plan's runs with empty results.
+pub fn check_layout(
+    records: &[csv::RunRecord],
+    experiment: &str,
+    section: Option<&ReportSection>,
+    path: &Path,
+    src: &str,
+) -> Result<()> {
+    if section.is_none() {
+        return Ok(());
+    }
+    let header = csv::header(records);
+    let rows = records
+        .iter()
+        .map(|r| csv::row(experiment, &header, r))
+        .collect();
+    let s = summary::summarize(&table::from_parts(header, rows));
+    resolve_layout(section, &s, path, src).map(|_| ())
+}
+
 /// Resolves `[report]` against the summary's columns; unknown columns are input errors at the
 /// key's line:column in `path`.
 pub fn resolve_layout(

@@ -464,10 +464,14 @@ pub fn check_entries(entries: u64, replacement: Replacement) -> Result<(), Strin
         return Err("a table of 0 entries holds nothing; allowed: a power of two >= 1".into());
     }
     if !entries.is_power_of_two() {
+        // The powers of two on either side (the larger one only when it fits in 64 bits).
+        let below = 1u64 << (63 - entries.leading_zeros());
+        let around = match below.checked_mul(2) {
+            Some(above) => format!("{below} or {above}"),
+            None => below.to_string(),
+        };
         return Err(format!(
-            "{entries} entries is not a power of two; allowed: 1, 2, 4, ..., e.g. {} or {}",
-            entries.next_power_of_two() / 2,
-            entries.next_power_of_two()
+            "{entries} entries is not a power of two; allowed: 1, 2, 4, ... up to this machine's memory, e.g. {around}"
         ));
     }
     if entries < replacement.slots() {
