@@ -299,7 +299,7 @@ fn random_ordering_branching_factor_approaches_pearl() {
     // The constant factor fades slowly: the ratio to R* falls with depth, staying above 1.
     for b in [3u32, 5] {
         let r = pearl_branching_factor(b as f64);
-        let ratio = |d: u32| {
+        let mean_leaves = |d: u32| {
             let trees = 60;
             let total: u64 = (0..trees)
                 .map(|t| {
@@ -314,9 +314,24 @@ fn random_ordering_branching_factor_approaches_pearl() {
                     .leaves
                 })
                 .sum();
-            (total as f64 / trees as f64).powf(1.0 / d as f64) / r
+            total as f64 / trees as f64
         };
-        let (r4, r8, r12) = (ratio(4), ratio(8), ratio(12));
+        let ratio = |n: f64, d: u32| n.powf(1.0 / d as f64) / r;
+        let (n4, n8, n10, n12) = (
+            mean_leaves(4),
+            mean_leaves(8),
+            mean_leaves(10),
+            mean_leaves(12),
+        );
+        let (r4, r8, r12) = (ratio(n4, 4), ratio(n8, 8), ratio(n12, 12));
+        // Pearl's measured ratio sqrt(N(d)/N(d-2)) steps over the odd/even oscillation and
+        // converges faster: at depth 12 it sits a few percent above R* (reference.md).
+        let two_ply = (n12 / n10).sqrt() / r;
+        assert!(two_ply > 1.0 && two_ply < 1.05, "b{b}: {two_ply}");
+        assert!(
+            two_ply < r12,
+            "b{b}: closer than leaves^(1/d): {two_ply} vs {r12}"
+        );
         assert!(r4 > r8 && r8 > r12 && r12 > 1.0, "b{b}: {r4} {r8} {r12}");
         assert!(r12 < 1.13, "b{b}: at depth 12 within 13% of R*: {r12}");
         // Far below the full tree's b and above the minimal tree's sqrt(b).
