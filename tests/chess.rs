@@ -435,3 +435,27 @@ fn shipped_suites_parse() {
         assert_eq!(count, n, "{file}");
     }
 }
+
+/// `--divide` at depth 3 from the initial position splits the published 8,902 into the
+/// per-move counts every correct move generator prints (UCI engines' `go perft 3`; they sum to
+/// 8,902), and `--fen "start moves e2e4"` reaches the position below one of them.
+#[test]
+fn perft_divide_and_fen_with_moves_match_the_published_split() {
+    let out = Command::cargo_bin("harness")
+        .unwrap()
+        .args(["perft", "--depth", "3", "--divide"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want = "a2a3: 380\na2a4: 420\nb1a3: 400\nb1c3: 440\nb2b3: 420\nb2b4: 421\nc2c3: 420\nc2c4: 441\nd2d3: 539\nd2d4: 560\ne2e3: 599\ne2e4: 600\nf2f3: 380\nf2f4: 401\ng1f3: 440\ng1h3: 400\ng2g3: 420\ng2g4: 421\nh2h3: 380\nh2h4: 420\ntotal: 8902\n";
+    assert_eq!(text, want);
+    let out = Command::cargo_bin("harness")
+        .unwrap()
+        .args(["perft", "--fen", "start moves e2e4", "--depth", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, "depth 1: 20\ndepth 2: 600\ntotal: 600\n");
+    // An illegal move in the list is an input error naming it.
+    bad_fen("start moves e2e5", "move `e2e5` is not legal here");
+}

@@ -243,6 +243,16 @@ fn budgets_stop_the_search_and_keep_partial_counters() {
     spec.max_nodes = Some(549_946);
     let r = search(&mut g, &spec, 0).unwrap();
     assert_eq!(r.status, Status::Ok);
+    // A time budget is read every 1,024 nodes: one already spent stops the search at the
+    // 1,024th node, for every algorithm, with the game restored.
+    for alg in [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta] {
+        let mut spec = full(alg, &g);
+        spec.max_seconds = Some(1e-9);
+        let r = search(&mut g, &spec, 0).unwrap();
+        assert_eq!(r.status, Status::Budget, "{alg:?}");
+        assert_eq!(r.counters.nodes, 1024, "{alg:?}");
+        assert_eq!(g.format_position(), ".........");
+    }
 }
 
 #[test]
