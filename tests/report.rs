@@ -592,3 +592,32 @@ fn pool_averages_the_charts_over_a_column_but_not_the_summary() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("pool = `depth`"), "{err}");
 }
+
+/// A folder whose experiment.toml names another experiment than its runs.csv (what a run that
+/// stopped before writing runs.csv leaves behind) is refused by `plot`, not mixed.
+#[test]
+fn plot_refuses_runs_of_another_experiment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    let text = "name = \"first\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\"]\n[search]\nalgorithm = \"minimax\"\ndepth = \"full\"\n";
+    fs::write(&exp, text).unwrap();
+    let out_dir = tmp.path().join("out");
+    harness()
+        .arg("run")
+        .arg(&exp)
+        .args(["--quiet", "--out"])
+        .arg(&out_dir)
+        .assert()
+        .success();
+    fs::write(
+        out_dir.join("experiment.toml"),
+        text.replace("\"first\"", "\"second\""),
+    )
+    .unwrap();
+    let out = harness().arg("plot").arg(&out_dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("runs.csv holds experiment `first`") && err.contains("`second`"),
+        "{err}"
+    );
+}

@@ -236,6 +236,19 @@ pub fn build(dir: &Path) -> Result<Built> {
     } else {
         (None, String::new())
     };
+    // A run that stopped before writing runs.csv leaves the new experiment's copy beside the
+    // old runs.csv: refuse to mix them.
+    if let (Some(e), Some(c)) = (&exp, t.col("experiment")) {
+        let ran = t.rows[0][c].as_str();
+        if ran != e.name.get_ref() {
+            return Err(Error::input(format!(
+                "{}: runs.csv holds experiment `{ran}`, but {} is experiment `{}` (a run into this folder did not finish?); rerun the experiment or restore its experiment.toml",
+                dir.display(),
+                exp_path.display(),
+                e.name.get_ref()
+            )));
+        }
+    }
     let mf = manifest::Manifest::read(dir)?;
     let s = summary::summarize(&t);
     let layout = resolve_layout(
