@@ -357,6 +357,46 @@ fn killer_and_history_keep_the_value_and_are_credited() {
     assert!(with.counters.cutoffs_tt > 0);
 }
 
+/// Killers, history and iterative deepening (alone and together, with and without a table)
+/// only reorder moves: on every tic-tac-toe position they return the plain search's value.
+#[test]
+fn killer_history_and_iterative_deepening_keep_the_value_on_every_tictactoe_position() {
+    let mut checked = 0;
+    for g in all_tictactoe(Scale::DepthPenalty) {
+        if g.outcome().is_some() {
+            continue;
+        }
+        let depth = g.max_remaining_plies();
+        for variant in [Variant::FailHard, Variant::FailSoft] {
+            let plain = search(&mut g.clone(), &spec(depth, variant, "natural", None), 1).unwrap();
+            for (ordering, iterative, table) in [
+                ("killer", false, None),
+                ("history", false, None),
+                ("killer+history", true, None),
+                ("natural", true, Some(tt(64, Replacement::TwoTier))),
+                (
+                    "tt+killer+history+static",
+                    true,
+                    Some(tt(256, Replacement::Bucket)),
+                ),
+            ] {
+                let mut s = spec(depth, variant, ordering, table);
+                s.iterative = iterative;
+                let r = search(&mut g.clone(), &s, 1).unwrap();
+                assert_eq!(
+                    r.value,
+                    plain.value,
+                    "{} {ordering} iterative={iterative} {variant:?}",
+                    g.format_position()
+                );
+                assert_counters_add_up(&r.counters, table.map(|t| t.replacement), ordering);
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, (5478 - 958) * 2 * 5);
+}
+
 /// Counters without the wall clock.
 fn no_time(mut c: harness::search::Counters) -> harness::search::Counters {
     c.time_ns = 0;
