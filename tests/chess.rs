@@ -459,3 +459,36 @@ fn perft_divide_and_fen_with_moves_match_the_published_split() {
     // An illegal move in the list is an input error naming it.
     bad_fen("start moves e2e5", "move `e2e5` is not legal here");
 }
+
+/// Quiet checks at the first quiescence ply find a mate that captures alone miss. Black's only
+/// legal move is ...a4 (Kg8 is covered by the bishop, Kg7 by the h6 pawn, h7 is blocked);
+/// then White's quiet Rb8 is mate. At depth 1 the mate lies in quiescence: with `checks` it is
+/// found (black mated at ply 2, one qnode: the mated position), without it White has no
+/// capture and stands pat.
+#[test]
+fn quiescence_checks_find_a_quiet_mate_at_the_horizon() {
+    let g = Chess::parse_position("7k/7p/7P/p7/2B5/8/3K4/1R6 b - - 0 1").unwrap();
+    let mut moves = Vec::new();
+    g.moves(&mut moves);
+    assert_eq!(moves.len(), 1, "black's one legal move");
+    for checks in [false, true] {
+        for algorithm in [Algorithm::AlphaBeta, Algorithm::Minimax] {
+            let mut spec = SearchSpec::new(algorithm, 1);
+            spec.quiescence = Quiescence {
+                enabled: true,
+                checks,
+                promotions: true,
+                delta: None,
+            };
+            let r = search(&mut g.clone(), &spec, 0).unwrap();
+            assert_eq!(r.counters.nodes, 2, "{algorithm:?} checks={checks}");
+            if checks {
+                assert_eq!(r.value, -(MATE - 2), "{algorithm:?}");
+                assert_eq!(r.counters.qnodes, 1, "{algorithm:?}");
+            } else {
+                assert!(r.value.abs() < MATE / 2, "{algorithm:?}: {}", r.value);
+                assert_eq!(r.counters.qnodes, 0, "{algorithm:?}");
+            }
+        }
+    }
+}

@@ -484,6 +484,15 @@ fn type_errors_name_the_key_in_plain_words() {
         "ordering = \"natural\"\niterative = \"yes\"",
         &["exp.toml:12:", "`iterative`", "expected a boolean"],
     );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nquiescence = [{ enabled = true }]",
+        &[
+            "exp.toml:12:",
+            "`quiescence`",
+            "one table whose values may be lists",
+        ],
+    );
     // No serde type name is left in these messages.
     for (from, to) in [
         ("kind = \"tictactoe\"", "kind = 1"),

@@ -619,9 +619,17 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             Some(span) => {
                 // Name the key when the message does not: the text before `=` on the line
                 // where the offending value starts.
-                let msg = match key_at(src, span.start) {
+                let key = key_at(src, span.start);
+                let msg = match key {
                     Some(key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
                     _ => msg,
+                };
+                // A list (of tables or booleans) for quiescence: serde reads it as the table's
+                // fields in order. The grid goes inside one table.
+                let msg = if key == Some("quiescence") && !msg.contains("unknown field") {
+                    format!("{msg}; quiescence is one table whose values may be lists, e.g. {{ enabled = true, checks = [false, true] }}")
+                } else {
+                    msg
                 };
                 at(path, src, span, msg)
             }
