@@ -121,12 +121,12 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let ds = theory::parse_int_set(&depth, 1, 1_000)
                 .map_err(|e| Error::input(format!("--depth {e}")))?;
             const MAX_ROWS: usize = 100_000;
-            if bs.len().saturating_mul(ds.len()) > MAX_ROWS {
+            let rows = bs.len().saturating_mul(ds.len());
+            if rows > MAX_ROWS {
                 return Err(Error::input(format!(
-                    "--branching and --depth: {} × {} = {} rows; at most {MAX_ROWS}",
+                    "--branching and --depth: {} × {} = {rows} rows; at most {MAX_ROWS}",
                     bs.len(),
-                    ds.len(),
-                    bs.len().saturating_mul(ds.len())
+                    ds.len()
                 ))
                 .into());
             }

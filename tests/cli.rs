@@ -98,11 +98,17 @@ ordering = "natural"
 
 /// Runs `harness run` on `text` with one substitution and checks the error.
 fn bad(from: &str, to: &str, expect: &[&str]) {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
     let text = GOOD.replacen(from, to, 1);
     assert_ne!(text, GOOD, "substitution {from:?} did not apply");
-    std::fs::write(&file, &text).unwrap();
+    bad_text(&text, expect);
+}
+
+/// Runs `harness run` on the experiment `text` and checks the error: exit 2, one line naming
+/// the file and each of `expect`, no panic, no results file.
+fn bad_text(text: &str, expect: &[&str]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, text).unwrap();
     let out_dir = tmp.path().join("out");
     let out = harness()
         .args(["run", "--quiet", "--out"])
@@ -309,18 +315,7 @@ fn solve_on_chess_and_position_sources_on_uniform_trees_are_refused() {
     ];
     for (from1, to1, from2, to2, want) in cases {
         let text = GOOD.replacen(from1, to1, 1).replacen(from2, to2, 1);
-        let tmp = tempfile::tempdir().unwrap();
-        let file = tmp.path().join("exp.toml");
-        std::fs::write(&file, &text).unwrap();
-        let out = harness()
-            .args(["run", "--quiet", "--out"])
-            .arg(tmp.path().join("out"))
-            .arg(&file)
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains("exp.toml:") && err.contains(want), "{err}");
+        bad_text(&text, &["exp.toml:", want]);
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use super::config::Depth;
+use super::config::{self, Depth};
 use super::plan::{GameSetup, Plan, Run};
 use crate::error::{Error, Result};
 use crate::games::chess::Chess;
@@ -187,48 +187,59 @@ fn reference<G: Game>(
 
 /// Checks every run of the plan against its position (see `validate`).
 pub fn validate_plan(plan: &Plan) -> Result<()> {
-    for run in &plan.runs {
-        validate(run).map_err(|e| Error::input(format!("run {}: {e}", run.key)))?;
+    match first_invalid(plan) {
+        Some((run, e)) => Err(Error::input(format!("run {}: {e}", run.key))),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The first run that `validate` refuses, with the reason.
+fn first_invalid(plan: &Plan) -> Option<(&Run, String)> {
+    plan.runs
+        .iter()
+        .find_map(|run| validate(run).err().map(|e| (run, e)))
 }
 
 /// `validate_plan` for the experiment file at `path` (text `src`): an error names the file and
 /// the line:column of the key it comes from (`ordering`, which most of them concern, else
 /// `algorithm`), then the run.
 pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
-    for run in &plan.runs {
-        if let Err(e) = validate(run) {
-            let key = if e.contains("ordering") {
-                "ordering"
-            } else {
-                "algorithm"
-            };
-            let (l, c) = key_position(src, key);
-            return Err(Error::input(format!(
-                "{}:{l}:{c}: [search] {key}: {e} (run {})",
-                path.display(),
-                run.key
-            )));
-        }
-    }
-    Ok(())
+    let Some((run, e)) = first_invalid(plan) else {
+        return Ok(());
+    };
+    let key = if e.contains("ordering") {
+        "ordering"
+    } else {
+        "algorithm"
+    };
+    let at = key_offset(src, key);
+    Err(config::at(
+        path,
+        src,
+        at..at,
+        format!("[search] {key}: {e} (run {})", run.key),
+    ))
 }
 
-/// Line and column (from 1) of the first `key = ...` line in `src`, else of `[search]`, else 1:1.
-fn key_position(src: &str, key: &str) -> (usize, usize) {
+/// Byte offset of the first `key = ...` line's key in `src`, else of `[search]`, else 0.
+fn key_offset(src: &str, key: &str) -> usize {
     let find = |pred: &dyn Fn(&str) -> bool| {
-        src.lines().enumerate().find_map(|(i, line)| {
+        let mut offset = 0;
+        for line in src.split_inclusive('\n') {
             let t = line.trim_start();
-            pred(t).then(|| (i + 1, line.len() - t.len() + 1))
-        })
+            if pred(t) {
+                return Some(offset + line.len() - t.len());
+            }
+            offset += line.len();
+        }
+        None
     };
     find(&|t: &str| {
         t.strip_prefix(key)
             .is_some_and(|rest| rest.trim_start().starts_with('='))
     })
     .or_else(|| find(&|t: &str| t.starts_with("[search]")))
-    .unwrap_or((1, 1))
+    .unwrap_or(0)
 }
 
 /// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's

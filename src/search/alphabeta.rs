@@ -68,16 +68,10 @@ impl<G: Game> Searcher<G> {
                         Bound::Exact => true,
                         Bound::Lower => {
                             alpha = alpha.max(v);
-                            if e.depth() > depth {
-                                bound_alpha = alpha;
-                            }
                             alpha >= beta
                         }
                         Bound::Upper => {
                             beta = beta.min(v);
-                            if e.depth() > depth {
-                                bound_beta = beta;
-                            }
                             alpha >= beta
                         }
                     };
@@ -87,6 +81,9 @@ impl<G: Game> Searcher<G> {
                             Variant::FailSoft => v,
                             Variant::FailHard => v.max(alpha0).min(beta0),
                         };
+                    }
+                    if e.depth() > depth {
+                        (bound_alpha, bound_beta) = (alpha, beta);
                     }
                 }
             }
