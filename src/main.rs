@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         Err(e) => {
             let input = e
                 .chain()
-                .any(|c| matches!(c.downcast_ref::<Error>(), Some(Error::Input(_))));
+                .any(|c| c.downcast_ref::<Error>().is_some_and(Error::is_input));
             eprintln!("error: {e:#}");
             ExitCode::from(if input { 2 } else { 1 })
         }
@@ -58,13 +58,15 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 &file,
                 &src,
             )?;
-            runner::check_table_memory(&plan, jobs)?;
+            runner::check_table_memory(&plan, jobs)
+                .map_err(|e| runner::place_table_error(e, &file, &src))?;
             runner::prepare_output(&dir)?;
             let mut manifest =
                 report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, jobs);
             report::save_experiment(&dir, &src)?;
             manifest.write(&dir)?;
-            let records = runner::run_plan(&plan, &dir, &runner::RunOptions { jobs, quiet })?;
+            let records = runner::run_plan(&plan, &dir, &runner::RunOptions { jobs, quiet })
+                .map_err(|e| runner::place_table_error(e, &file, &src))?;
             manifest.finish(records.len());
             manifest.write(&dir)?;
             let built = report::build(&dir).map_err(|e| {

@@ -573,15 +573,29 @@ fn table_size_in_mib_allocates_exactly_that() {
 
 /// A bad `[search.tt]` value: exit 2, a message naming file:line:col and the key, no results.
 fn bad_tt(line: &str, expect: &[&str]) {
+    bad_tt_under(line, None, expect);
+}
+
+/// `bad_tt`, with the process's virtual memory limited to `limit_kb` (`ulimit -v`) if given.
+/// Returns the message.
+fn bad_tt_under(line: &str, limit_kb: Option<u32>, expect: &[&str]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.toml");
     let text = format!(
         "name = \"bad\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 3\n[search.tt]\n{line}\n"
     );
     std::fs::write(&path, text).unwrap();
-    let out = Command::cargo_bin("harness")
+    let bin = Command::cargo_bin("harness")
         .unwrap()
-        .args(["run", "--quiet", "--out"])
+        .get_program()
+        .to_owned();
+    let limit = limit_kb.map_or(String::new(), |kb| format!("ulimit -v {kb} && "));
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{limit}exec \"$0\" run --quiet --jobs 1 --out \"$1\" \"$2\""
+        ))
+        .arg(bin)
         .arg(dir.path().join("out"))
         .arg(&path)
         .output()
@@ -594,6 +608,7 @@ fn bad_tt(line: &str, expect: &[&str]) {
     }
     assert!(!err.contains("panicked"));
     assert!(!dir.path().join("out").join("runs.csv").exists());
+    err.into_owned()
 }
 
 #[test]
@@ -622,4 +637,22 @@ fn bad_table_settings_exit_2_with_file_line_col_and_key() {
         &["entries", "bucket"],
     );
     bad_tt("sizes = 4", &["sizes"]);
+}
+
+/// A table the machine could hold but the process may not (a memory limit, here `ulimit -v`
+/// at 500 MB against a 1 GiB table): exit 2, naming the file, the size key and the run; the
+/// allocation fails as an error, not an abort. (Where the machine has less than 1 GiB, the
+/// check against its memory refuses the table first, also at the key.)
+#[cfg(target_os = "linux")]
+#[test]
+fn a_table_past_the_process_memory_limit_exits_2() {
+    let err = bad_tt_under(
+        "entries = 67108864",
+        Some(500_000),
+        &["bad.toml:8:1: [search.tt] entries"],
+    );
+    assert!(
+        err.contains("cannot allocate the table") || err.contains("this machine's memory"),
+        "{err}"
+    );
 }

@@ -95,16 +95,25 @@ pub fn validate(run: &Run) -> std::result::Result<(), String> {
     })
 }
 
-/// Runs one search.
-pub fn execute(run: &Run) -> std::result::Result<RunRecord, String> {
-    with_game!(run, |g| execute_game(g, run))
+/// Runs one search. An error setting the search up is the user's table (`Error::Table`, exit
+/// 2): `validate` has built the same searcher with everything but the table's full size, so
+/// what is left to fail is the table's allocation, a size the process cannot get (under a
+/// memory limit such as `ulimit -v`, which the check against the machine's memory cannot
+/// see).
+pub fn execute(run: &Run) -> Result<RunRecord> {
+    let built = || -> std::result::Result<Result<RunRecord>, String> {
+        Ok(with_game!(run, |g| execute_game(g, run)))
+    };
+    built().map_err(|e| Error::input(format!("run {}: {e}", run.key)))?
 }
 
-fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, String> {
+fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
     let spec = spec_for(&g, run);
+    let setup = |e: String| Error::Table(format!("run {}: {e}", run.key));
     if run.algorithm == crate::search::Algorithm::Solve {
         let tech = run.solver.unwrap_or(crate::search::solver::Techniques::ALL);
-        let result = crate::search::solver::solve(&mut g, &spec, tech, false, run.seed)?;
+        let result =
+            crate::search::solver::solve(&mut g, &spec, tech, false, run.seed).map_err(setup)?;
         return Ok(RunRecord {
             run: run.clone(),
             depth: spec.depth,
@@ -118,7 +127,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, 
             reference: None,
         });
     }
-    let mut searcher = Searcher::new(&g, &spec, run.seed)?;
+    let mut searcher = Searcher::new(&g, &spec, run.seed).map_err(setup)?;
     let result = searcher.run(&mut g);
     let mut line = g.clone();
     let mut pv = Vec::new();
@@ -127,7 +136,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> std::result::Result<RunRecord, 
         line.make(m);
     }
     let reference = if run.reference && run.tt.is_some() && result.status == Status::Ok {
-        Some(reference(&g, &spec, run.seed, &result)?)
+        Some(reference(&g, &spec, run.seed, &result).map_err(Error::Internal)?)
     } else {
         None
     };
@@ -221,25 +230,46 @@ pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
     ))
 }
 
+/// A table that does not fit (`Error::Table`) as an input error placed in the experiment
+/// file at the table's size (`entries` or `mib`; `[search]` when the size is the default).
+/// Other errors pass through.
+pub fn place_table_error(e: Error, path: &Path, src: &str) -> Error {
+    let Error::Table(msg) = e else {
+        return e;
+    };
+    let (key, at) = ["mib", "entries"]
+        .into_iter()
+        .find_map(|k| find_key(src, k).map(|at| (k, at)))
+        .unwrap_or(("entries", key_offset(src, "entries")));
+    config::at(path, src, at..at, format!("[search.tt] {key}: {msg}"))
+}
+
 /// Byte offset of the first `key = ...` line's key in `src`, else of `[search]`, else 0.
 fn key_offset(src: &str, key: &str) -> usize {
-    let find = |pred: &dyn Fn(&str) -> bool| {
-        let mut offset = 0;
-        for line in src.split_inclusive('\n') {
-            let t = line.trim_start();
-            if pred(t) {
-                return Some(offset + line.len() - t.len());
-            }
-            offset += line.len();
-        }
-        None
-    };
-    find(&|t: &str| {
+    find_key(src, key)
+        .or_else(|| find_line(src, &|t: &str| t.starts_with("[search]")))
+        .unwrap_or(0)
+}
+
+/// Byte offset of the first `key = ...` line's key in `src`.
+fn find_key(src: &str, key: &str) -> Option<usize> {
+    find_line(src, &|t: &str| {
         t.strip_prefix(key)
             .is_some_and(|rest| rest.trim_start().starts_with('='))
     })
-    .or_else(|| find(&|t: &str| t.starts_with("[search]")))
-    .unwrap_or(0)
+}
+
+/// Byte offset of the first line (without its indentation) that `pred` accepts.
+fn find_line(src: &str, pred: &dyn Fn(&str) -> bool) -> Option<usize> {
+    let mut offset = 0;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start();
+        if pred(t) {
+            return Some(offset + line.len() - t.len());
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's
@@ -282,7 +312,7 @@ pub fn check_table_memory(plan: &Plan, jobs: usize) -> Result<()> {
         .max();
     if let (Some(b), Some(mem)) = (biggest, crate::search::tt::machine_memory()) {
         if b.saturating_mul(threads) > mem {
-            return Err(Error::input(format!(
+            return Err(Error::Table(format!(
                 "{threads} runs at once, each with a table of up to {b} bytes, need more than this machine's memory ({mem} bytes); lower --jobs or the table size"
             )));
         }
@@ -341,7 +371,7 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
         .num_threads(opts.jobs.min(plan.runs.len()))
         .build()
         .map_err(|e| Error::Internal(format!("thread pool: {e}")))?;
-    let results: Vec<std::result::Result<RunRecord, String>> = pool.install(|| {
+    let results: Vec<Result<RunRecord>> = pool.install(|| {
         plan.runs
             .par_iter()
             .map(|run| {
@@ -360,7 +390,7 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
     bar.finish_and_clear();
     let mut records = Vec::with_capacity(results.len());
     for r in results {
-        records.push(r.map_err(Error::Internal)?);
+        records.push(r?);
     }
     records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
     csv::write_runs(&dir.join("runs.csv"), &plan.name, &records)?;
