@@ -492,3 +492,34 @@ fn quiescence_checks_find_a_quiet_mate_at_the_horizon() {
         }
     }
 }
+
+/// Delta pruning skips a capture exactly when stand pat + the capture's gain bound + delta <=
+/// alpha. White to move at the horizon (depth 0) stands pat at -340 and has two captures: Nxd5
+/// takes the queen (Black then has no capture and stands pat: 575 for White, which becomes
+/// alpha), Bxg4 a pawn (gain bound 100). So Bxg4 is skipped for delta <= 575 - (-340) - 100 =
+/// 815 and searched for 816: one qnode against two, the same value either way.
+#[test]
+fn quiescence_delta_skips_a_capture_exactly_at_its_margin() {
+    let g = Chess::parse_position("7k/8/8/3q4/6p1/2N5/7K/3B4 w - - 0 1").unwrap();
+    let stand = g.evaluate();
+    assert_eq!(stand, -340);
+    let mut after_queen = g.clone();
+    after_queen.make(g.parse_move("c3d5").unwrap());
+    assert_eq!(-after_queen.evaluate(), 575);
+    assert_eq!(g.gain_bound(g.parse_move("d1g4").unwrap()), 100);
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Minimax] {
+        for (delta, qnodes) in [(None, 2), (Some(815), 1), (Some(816), 2), (Some(0), 1)] {
+            let mut spec = SearchSpec::new(algorithm, 0);
+            spec.quiescence = Quiescence {
+                enabled: true,
+                checks: false,
+                promotions: true,
+                delta,
+            };
+            let r = search(&mut g.clone(), &spec, 0).unwrap();
+            assert_eq!(r.value, 575, "{algorithm:?} delta {delta:?}");
+            assert_eq!(r.counters.nodes, 1, "{algorithm:?} delta {delta:?}");
+            assert_eq!(r.counters.qnodes, qnodes, "{algorithm:?} delta {delta:?}");
+        }
+    }
+}
