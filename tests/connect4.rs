@@ -273,6 +273,7 @@ fn solve_cli_rejects_bad_input_with_file_line_and_move() {
         ),
         ("44x5 1\n", ":1:", "move 3 (`x`)", "not a column"),
         ("4455 many\n", ":1:", "`many`", "not a score"),
+        ("4455 99999999999\n", ":1:", "`99999999999`", "out of range"),
         ("4455 18 3\n", ":1:", "`3`", "moves [score]"),
     ];
     for (text, line, mv, what) in cases {

@@ -82,7 +82,12 @@ impl GameSetup {
                 let score = match parts.next() {
                     None => None,
                     Some(s) => Some(s.parse::<i32>().map_err(|_| {
-                        format!("`{s}` is not a score: the format is `moves [score]`, the score a whole number")
+                        let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
+                        if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                            format!("score `{s}` is out of range: scores are whole numbers from {} to {}", i32::MIN, i32::MAX)
+                        } else {
+                            format!("`{s}` is not a score: the format is `moves [score]`, the score a whole number")
+                        }
                     })?),
                 };
                 if let Some(extra) = parts.next() {

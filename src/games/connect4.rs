@@ -254,9 +254,21 @@ impl Connect4 {
             // Digits, one per move.
             t.split("").filter(|s| !s.is_empty()).collect()
         };
+        // `4453 3`: a move string and a score, the positions-file format, given as a position.
+        let scored = tokens.len() == 2
+            && !t.contains(',')
+            && tokens[0].len() > 1
+            && tokens[0].bytes().all(|b| b.is_ascii_digit())
+            && tokens[1].trim_start_matches('-').parse::<u64>().is_ok();
         for (i, tok) in tokens.iter().enumerate() {
-            g.play_checked(tok)
-                .map_err(|e| format!("move {} (`{tok}`) of `{t}`: {e}", i + 1))?;
+            g.play_checked(tok).map_err(|e| {
+                let hint = if scored {
+                    format!(" (`{t}` reads as moves and a score, the format of a positions file; here give the moves alone, `{}`, or put moves and scores in a positions_file)", tokens[0])
+                } else {
+                    String::new()
+                };
+                format!("move {} (`{tok}`) of `{t}`: {e}{hint}", i + 1)
+            })?;
         }
         Ok(g)
     }
@@ -585,6 +597,16 @@ mod tests {
         assert!(Connect4::parse_position(7, 6, "12121212")
             .unwrap_err()
             .contains("move 8 (`2`)"));
+        // Moves and a score, as in a positions file: the message says so.
+        let e = Connect4::parse_position(7, 6, "4453 3").unwrap_err();
+        assert!(
+            e.contains("moves alone, `4453`") && e.contains("positions_file"),
+            "{e}"
+        );
+        assert_eq!(pos("4 4 5 3").format_position(), "4453");
+        assert!(!Connect4::parse_position(7, 6, "4 9")
+            .unwrap_err()
+            .contains("positions_file"));
         assert!(Connect4::check_size(8, 8).is_err());
         assert!(Connect4::check_size(4, 4).is_ok());
     }
