@@ -20,8 +20,11 @@ fn counts(fen: &str, max: u32) -> Vec<u64> {
 /// Chessprogramming wiki, "Perft Results" (../shared/reference.md).
 #[test]
 fn perft_matches_published_figures() {
-    assert_eq!(counts(INITIAL, 5), [20, 400, 8902, 197281, 4865609]);
-    assert_eq!(counts(KIWIPETE, 4), [48, 2039, 97862, 4085603]);
+    assert_eq!(
+        counts(INITIAL, 6),
+        [20, 400, 8902, 197281, 4865609, 119060324]
+    );
+    assert_eq!(counts(KIWIPETE, 5), [48, 2039, 97862, 4085603, 193690690]);
     assert_eq!(
         counts(POSITION3, 6),
         [14, 191, 2812, 43238, 674624, 11030083]
