@@ -621,3 +621,52 @@ fn plot_refuses_runs_of_another_experiment() {
         "{err}"
     );
 }
+
+/// A run of an experiment of the same name that stops after writing its manifest (here: a
+/// table past a process memory limit) leaves the earlier runs.csv beside it; `plot` refuses
+/// it, saying the last run did not finish.
+#[cfg(target_os = "linux")]
+#[test]
+fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    let text = "name = \"same\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n";
+    fs::write(&exp, text).unwrap();
+    let out_dir = tmp.path().join("out");
+    let run = || {
+        harness()
+            .arg("run")
+            .arg(&exp)
+            .args(["--quiet", "--jobs", "1", "--out"])
+            .arg(&out_dir)
+            .assert()
+    };
+    run().success();
+    fs::write(&exp, format!("{text}[search.tt]\nentries = 67108864\n")).unwrap();
+    let bin = harness().get_program().to_owned();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 500000 && exec \"$0\" run --quiet --jobs 1 --out \"$1\" \"$2\"")
+        .arg(bin)
+        .arg(&out_dir)
+        .arg(&exp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    if err.contains("this machine's memory") {
+        // A machine under 1 GiB refuses the table before the run starts: nothing to check.
+        return;
+    }
+    assert!(err.contains("cannot allocate the table"), "{err}");
+    let out = harness().arg("plot").arg(&out_dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("did not finish") && err.contains("runs.csv is from an earlier run"),
+        "{err}"
+    );
+    // Rerun as it was: the folder is whole again.
+    fs::write(&exp, text).unwrap();
+    run().success();
+    harness().arg("plot").arg(&out_dir).assert().success();
+}

@@ -250,6 +250,16 @@ pub fn build(dir: &Path) -> Result<Built> {
         }
     }
     let mf = manifest::Manifest::read(dir)?;
+    // The same with an experiment of the same name: the manifest is rewritten with its end
+    // time only after runs.csv is in place, so a manifest without one means runs.csv is not
+    // that run's.
+    if let Some(m) = mf.as_ref().filter(|m| m.finished.is_none()) {
+        return Err(Error::input(format!(
+            "{}: the last `harness run` into this folder (started {}) did not finish, so runs.csv is from an earlier run; rerun the experiment (the runs it finished are in runs.csv.partial)",
+            dir.display(),
+            m.started
+        )));
+    }
     let s = summary::summarize(&t);
     let layout = resolve_layout(
         exp.as_ref().and_then(|e| e.report.as_ref()),
