@@ -190,6 +190,39 @@ fn depth_zero_or_negative_is_refused() {
     );
 }
 
+/// `depth` may be left out only when every algorithm is `solve`, which always searches to the
+/// end of the game.
+#[test]
+fn depth_is_required_except_for_the_solver() {
+    bad(
+        "depth = 3\n",
+        "",
+        &["exp.toml:8:1", "[search] depth is missing", "\"full\""],
+    );
+    bad(
+        "algorithm = \"alphabeta\"\ndepth = 3\n",
+        "algorithm = [\"solve\", \"minimax\"]\n",
+        &[
+            "exp.toml:8:1",
+            "depth is missing",
+            "only algorithm \"solve\"",
+        ],
+    );
+    let tmp = good_run(&GOOD.replacen(
+        "algorithm = \"alphabeta\"\ndepth = 3\n",
+        "algorithm = \"solve\"\n",
+        1,
+    ));
+    let rows = counters_only(&tmp.path().join("out/runs.csv"));
+    let depth = rows[0].iter().position(|c| c == "depth").unwrap();
+    let value = rows[0].iter().position(|c| c == "value").unwrap();
+    // Tic-tac-toe from the empty board is a draw, solved to the end (9 plies).
+    assert_eq!(
+        (rows[1][depth].as_str(), rows[1][value].as_str()),
+        ("9", "0")
+    );
+}
+
 #[test]
 fn malformed_positions_are_refused() {
     bad(
@@ -257,17 +290,24 @@ fn unwritable_output_directory() {
     );
 }
 
-#[test]
-fn a_good_file_runs() {
+/// Runs `harness run` on the experiment `text`, which must succeed; the results are in the
+/// returned folder's `out`.
+fn good_run(text: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("exp.toml");
-    std::fs::write(&file, GOOD).unwrap();
+    std::fs::write(&file, text).unwrap();
     harness()
         .args(["run", "--quiet", "--out"])
         .arg(tmp.path().join("out"))
         .arg(&file)
         .assert()
         .success();
+    tmp
+}
+
+#[test]
+fn a_good_file_runs() {
+    let tmp = good_run(GOOD);
     assert!(tmp.path().join("out/runs.csv").exists());
 }
 

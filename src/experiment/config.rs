@@ -296,7 +296,9 @@ pub struct SearchSection {
     pub algorithm: OneOrMany<Named<Algorithm>>,
     /// Alpha-beta variant(s): `fail-hard`, `fail-soft` (default). Ignored by minimax/negamax.
     pub variant: Option<OneOrMany<Named<Variant>>>,
-    pub depth: Spanned<DepthSpec>,
+    /// Depth(s) in plies, or `full`. Required, except when every algorithm is `solve` (which
+    /// always searches to the end of the game).
+    pub depth: Option<Spanned<DepthSpec>>,
     /// Ordering(s); default `natural`.
     pub ordering: Option<OneOrMany<OrderingSpec>>,
     /// `first` (default) or `random`.

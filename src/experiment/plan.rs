@@ -503,12 +503,36 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         .as_ref()
         .map(|v| v.values().iter().map(|n| n.0).collect())
         .unwrap_or_else(|| vec![Variant::FailSoft]);
-    let depths = s.depth.get_ref().0.clone();
-    if kinds.contains(&GameKind::Chess) && depths.contains(&Depth::Full) {
+    let depths = match &s.depth {
+        Some(d) => d.get_ref().0.clone(),
+        // The solver always searches to the end of the game.
+        None if algorithms.iter().all(|&a| a == Algorithm::Solve) => vec![Depth::Full],
+        None => {
+            let section = src
+                .split_inclusive('\n')
+                .scan(0, |offset, line| {
+                    let start = *offset;
+                    *offset += line.len();
+                    Some((start, line))
+                })
+                .find(|(_, line)| line.trim_start().starts_with("[search]"))
+                .map_or(0, |(start, _)| start);
+            return Err(at(
+                path,
+                src,
+                section..section,
+                "[search] depth is missing: give plies (depth = 4), a list (depth = [2, 4]), a range (depth = { from = 1, to = 6 }) or \"full\"; only algorithm \"solve\" goes without",
+            ));
+        }
+    };
+    if let (true, Some(d)) = (
+        kinds.contains(&GameKind::Chess) && depths.contains(&Depth::Full),
+        &s.depth,
+    ) {
         return Err(at(
             path,
             src,
-            s.depth.span(),
+            d.span(),
             "depth \"full\" is not available for chess (no useful bound on the game's length); give plies, e.g. depth = { from = 1, to = 5 }",
         ));
     }
