@@ -190,6 +190,35 @@ fn depth_zero_or_negative_is_refused() {
     );
 }
 
+/// A required key or section left out: named, with what it takes.
+#[test]
+fn missing_keys_and_sections_say_what_they_take() {
+    bad(
+        "name = \"t\"\n",
+        "",
+        &["exp.toml:1:1", "missing key `name`", "letters"],
+    );
+    bad(
+        "kind = \"tictactoe\"\n",
+        "",
+        &["exp.toml:4:1", "missing key `kind` in [game]", "connect4"],
+    );
+    bad(
+        "algorithm = \"alphabeta\"\n",
+        "",
+        &[
+            "exp.toml:8:1",
+            "missing key `algorithm`",
+            "alphabeta, solve",
+        ],
+    );
+    bad(
+        "[game]\nkind = \"tictactoe\"\npositions = [\"start\"]\n",
+        "",
+        &["exp.toml:1:1", "missing section [game]"],
+    );
+}
+
 /// `depth` may be left out only when every algorithm is `solve`, which always searches to the
 /// end of the game.
 #[test]

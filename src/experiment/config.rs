@@ -666,6 +666,34 @@ fn plain_words(msg: &str) -> String {
     ] {
         out = out.replace(from, to);
     }
+    // Required keys and sections, with what they take.
+    for (from, to) in [
+        (
+            "missing field `name`",
+            "missing key `name` (the experiment's name, which names its results folder: letters, digits, - _ .)".to_string(),
+        ),
+        (
+            "missing field `kind`",
+            "missing key `kind` in [game] (one of tictactoe, nim, chess, uniform, connect4)".to_string(),
+        ),
+        (
+            "missing field `algorithm`",
+            format!(
+                "missing key `algorithm` in [search] (one of {}, or a list)",
+                crate::search::Algorithm::NAMES.join(", ")
+            ),
+        ),
+        (
+            "missing field `game`",
+            "missing section [game] (kind = ... and the positions)".to_string(),
+        ),
+        (
+            "missing field `search`",
+            "missing section [search] (algorithm = ..., depth = ...)".to_string(),
+        ),
+    ] {
+        out = out.replace(from, &to);
+    }
     // `expected struct TtSection` and the like: a table.
     while let Some(i) = out.find("expected struct ") {
         let rest = &out[i + "expected struct ".len()..];
