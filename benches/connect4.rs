@@ -32,6 +32,7 @@ fn solver(c: &mut Criterion) {
         techniques: Techniques::ALL,
         ordering: Ordering::parse("threats+center-out").unwrap(),
         max_nodes: None,
+        table_entries: None,
     };
     let mut group = c.benchmark_group("connect4-solver");
     group.sample_size(10);

@@ -90,5 +90,9 @@ pub enum Command {
         /// static for the others).
         #[arg(long)]
         ordering: Option<String>,
+        /// The solver's table in MiB, a power of two (default 4: 2^18 entries, replaced
+        /// always). Early Connect Four positions want more, e.g. 256.
+        #[arg(long)]
+        mib: Option<u64>,
     },
 }

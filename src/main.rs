@@ -147,6 +147,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             height,
             solver,
             ordering,
+            mib,
         } => {
             use harness::experiment::plan::GameSetup;
             let input = |m: String| anyhow::Error::new(Error::Input(m));
@@ -179,6 +180,15 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 ))
                 .map_err(|e| input(format!("--ordering: {e}")))?,
                 max_nodes: None,
+                table_entries: mib
+                    .map(|m| {
+                        harness::search::tt::entries_from_mib(
+                            m,
+                            harness::search::Replacement::Always,
+                        )
+                        .map_err(|e| input(format!("--mib {m}: {e}")))
+                    })
+                    .transpose()?,
             };
             let wrong =
                 harness::experiment::solve::run(&setup, &file, &opts, std::io::stdout().lock())?;

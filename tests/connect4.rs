@@ -155,6 +155,7 @@ fn opts(tech: &str, ordering: &str, weak: bool) -> SolveOptions {
         techniques: Techniques::parse(tech).unwrap(),
         ordering: Ordering::parse(ordering).unwrap(),
         max_nodes: None,
+        table_entries: None,
     }
 }
 
@@ -272,11 +273,17 @@ fn harness() -> Command {
 
 /// `harness solve` on a file holding `lines`: exit status and stderr.
 fn solve_cli(lines: &str) -> (i32, String, String) {
+    solve_cli_with(lines, &[])
+}
+
+/// `harness solve --game connect4` on `lines`, with more arguments.
+fn solve_cli_with(lines: &str, args: &[&str]) -> (i32, String, String) {
     let tmp = tempfile::tempdir().unwrap();
     let p = tmp.path().join("positions.txt");
     std::fs::write(&p, lines).unwrap();
     let out = harness()
         .args(["solve", "--game", "connect4"])
+        .args(args)
         .arg(&p)
         .output()
         .unwrap();
@@ -322,6 +329,48 @@ fn solve_cli_rejects_bad_input_with_file_line_and_move() {
             );
         }
         assert!(!stderr.contains("panicked"));
+    }
+}
+
+/// `--mib` sizes the solver's table: 1 MiB is 65,536 entries, and the node count is the
+/// library's with that table (57,904 on this benchmark position, 57,799 with the default 4 MiB).
+#[test]
+fn solve_cli_mib_sizes_the_table() {
+    let line = "32164625 11\n";
+    let nodes_with = |entries: Option<u64>| {
+        let setup = GameSetup::Connect4 {
+            width: 7,
+            height: 6,
+        };
+        let mut o = opts("all", "center-out", false);
+        o.table_entries = entries;
+        let mut nodes = 0;
+        solve_positions(&setup, &[(1, "32164625".to_string(), Some(11))], &o, |s| {
+            assert_eq!(s.result.score, 11);
+            nodes = s.result.counters.nodes;
+            Ok(())
+        })
+        .unwrap();
+        nodes
+    };
+    let (small, default) = (nodes_with(Some(1 << 16)), nodes_with(None));
+    assert_eq!((small, default), (57_904, 57_799));
+    for (args, nodes) in [(&["--mib", "1"][..], small), (&[][..], default)] {
+        let (code, stdout, stderr) = solve_cli_with(line, args);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stdout.contains(&format!("32164625,11,11,{nodes},")),
+            "{args:?}: {stdout}"
+        );
+    }
+    for (mib, what) in [("3", "not a power of two"), ("0", "holds nothing")] {
+        let (code, stdout, stderr) = solve_cli_with(line, &["--mib", mib]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(stdout.is_empty());
+        assert!(
+            stderr.contains(&format!("--mib {mib}")) && stderr.contains(what),
+            "{stderr}"
+        );
     }
 }
 

@@ -1059,11 +1059,16 @@ fn tt_specs(path: &Path, src: &str, t: Option<&TtSection>) -> Result<Vec<Option<
                 let mut n = 0;
                 for &r in &replacements {
                     n = tt::entries_from_mib(mib, r).map_err(|msg| {
+                        let hint = if mib.is_power_of_two() {
+                            ""
+                        } else {
+                            " (or give `entries`)"
+                        };
                         at(
                             path,
                             src,
                             m.span(),
-                            format!("[search.tt] mib = {mib}: {msg}"),
+                            format!("[search.tt] mib = {mib}: {msg}{hint}"),
                         )
                     })?;
                 }

@@ -17,7 +17,7 @@ use crate::games::nim::Nim;
 use crate::games::tictactoe::TicTacToe;
 use crate::games::Game;
 use crate::search::solver::{SolveResult, Solver, Techniques};
-use crate::search::{Algorithm, Ordering, SearchSpec};
+use crate::search::{Algorithm, Ordering, Replacement, SearchSpec, TtSpec};
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -26,6 +26,9 @@ pub struct SolveOptions {
     pub techniques: Techniques,
     pub ordering: Ordering,
     pub max_nodes: Option<u64>,
+    /// The table's entries (a power of two, replaced always); `None`: the solver's default
+    /// (`search::solver::TABLE_ENTRIES`).
+    pub table_entries: Option<u64>,
 }
 
 /// One solved position.
@@ -103,9 +106,14 @@ fn solve_all<G: Game>(
     let mut spec = SearchSpec::new(Algorithm::Solve, start.max_remaining_plies());
     spec.ordering = opts.ordering.clone();
     spec.max_nodes = opts.max_nodes;
-    // Errors here come from the options (`--ordering`, `--solver`), before any position.
+    spec.tt = opts.table_entries.map(|entries| TtSpec {
+        replacement: Replacement::Always,
+        ..TtSpec::new(entries)
+    });
+    // Errors here come from the options (`--ordering`, `--solver`, the table's size), before
+    // any position.
     let mut solver = Solver::new(&start, &spec, opts.techniques, 0)
-        .map_err(|e| Error::input(format!("--ordering/--solver: {e}")))?;
+        .map_err(|e| Error::input(format!("--ordering/--solver/--mib: {e}")))?;
     for (line, pos, expected) in positions {
         let mut g = parse(pos).map_err(|e| Error::input(format!("line {line}: {e}")))?;
         let result = solver.solve(&mut g, opts.weak);

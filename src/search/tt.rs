@@ -508,7 +508,7 @@ pub fn entries_from_mib(mib: u64, replacement: Replacement) -> Result<u64, Strin
     }
     if !mib.is_power_of_two() {
         return Err(format!(
-            "{mib} MiB is not a power of two, so no table of whole entries has exactly that size; allowed: 1, 2, 4, ... (or give `entries`)"
+            "{mib} MiB is not a power of two, so no table of whole entries has exactly that size; allowed: 1, 2, 4, ..."
         ));
     }
     let bytes = mib.checked_mul(1 << 20);
