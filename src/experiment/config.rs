@@ -574,6 +574,20 @@ pub fn at(path: &Path, src: &str, span: std::ops::Range<usize>, msg: impl fmt::D
     Error::input(format!("{}:{l}:{c}: {msg}", path.display()))
 }
 
+/// Byte offset in `src` of the first line (its text after the indentation) that `pred`
+/// accepts.
+pub fn find_line(src: &str, pred: &dyn Fn(&str) -> bool) -> Option<usize> {
+    let mut offset = 0;
+    for line in src.split_inclusive('\n') {
+        let t = line.trim_start();
+        if pred(t) {
+            return Some(offset + line.len() - t.len());
+        }
+        offset += line.len();
+    }
+    None
+}
+
 /// The largest input text file the harness reads (experiment files, position files).
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::config::{at, Depth, ExperimentFile, GameKind, TtSection};
+use super::config::{at, find_line, Depth, ExperimentFile, GameKind, TtSection};
 use crate::error::{Error, Result};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
@@ -508,15 +508,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         // The solver always searches to the end of the game.
         None if algorithms.iter().all(|&a| a == Algorithm::Solve) => vec![Depth::Full],
         None => {
-            let section = src
-                .split_inclusive('\n')
-                .scan(0, |offset, line| {
-                    let start = *offset;
-                    *offset += line.len();
-                    Some((start, line))
-                })
-                .find(|(_, line)| line.trim_start().starts_with("[search]"))
-                .map_or(0, |(start, _)| start);
+            let section = find_line(src, &|t: &str| t.starts_with("[search]")).unwrap_or(0);
             return Err(at(
                 path,
                 src,

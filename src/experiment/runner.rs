@@ -247,29 +247,16 @@ pub fn place_table_error(e: Error, path: &Path, src: &str) -> Error {
 /// Byte offset of the first `key = ...` line's key in `src`, else of `[search]`, else 0.
 fn key_offset(src: &str, key: &str) -> usize {
     find_key(src, key)
-        .or_else(|| find_line(src, &|t: &str| t.starts_with("[search]")))
+        .or_else(|| config::find_line(src, &|t: &str| t.starts_with("[search]")))
         .unwrap_or(0)
 }
 
 /// Byte offset of the first `key = ...` line's key in `src`.
 fn find_key(src: &str, key: &str) -> Option<usize> {
-    find_line(src, &|t: &str| {
+    config::find_line(src, &|t: &str| {
         t.strip_prefix(key)
             .is_some_and(|rest| rest.trim_start().starts_with('='))
     })
-}
-
-/// Byte offset of the first line (without its indentation) that `pred` accepts.
-fn find_line(src: &str, pred: &dyn Fn(&str) -> bool) -> Option<usize> {
-    let mut offset = 0;
-    for line in src.split_inclusive('\n') {
-        let t = line.trim_start();
-        if pred(t) {
-            return Some(offset + line.len() - t.len());
-        }
-        offset += line.len();
-    }
-    None
 }
 
 /// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's
