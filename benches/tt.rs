@@ -189,7 +189,7 @@ fn bench_probe(c: &mut Criterion) {
             key_bits: 64,
             bounds: Bounds::Correct,
         };
-        let mut t = Table::new(&spec);
+        let mut t = Table::try_new(&spec).unwrap();
         let mut counters = Counters::default();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let keys: Vec<u64> = (0..4096).map(|_| rng.next_u64()).collect();

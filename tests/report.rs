@@ -6,8 +6,20 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+mod common;
+
 fn harness() -> Command {
     Command::cargo_bin("harness").expect("the harness binary")
+}
+
+/// `harness run --quiet --out OUT EXP`, for its exit status and output.
+fn run_exp(exp: &Path, out_dir: &Path) -> assert_cmd::assert::Assert {
+    harness()
+        .arg("run")
+        .arg(exp)
+        .args(["--quiet", "--out"])
+        .arg(out_dir)
+        .assert()
 }
 
 /// Every file under `dir`, relative path -> bytes, sorted.
@@ -466,13 +478,7 @@ fn run_with_a_bad_report_section_exits_2_before_searching() {
     )
     .unwrap();
     let out_dir = tmp.path().join("out");
-    let out = harness()
-        .arg("run")
-        .arg(&exp)
-        .args(["--quiet", "--out"])
-        .arg(&out_dir)
-        .assert()
-        .code(2);
+    let out = run_exp(&exp, &out_dir).code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     // The user's file and the key's line:column, checked against the columns runs.csv will
     // have; nothing is searched or written.
@@ -602,13 +608,7 @@ fn plot_refuses_runs_of_another_experiment() {
     let text = "name = \"first\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\"]\n[search]\nalgorithm = \"minimax\"\ndepth = \"full\"\n";
     fs::write(&exp, text).unwrap();
     let out_dir = tmp.path().join("out");
-    harness()
-        .arg("run")
-        .arg(&exp)
-        .args(["--quiet", "--out"])
-        .arg(&out_dir)
-        .assert()
-        .success();
+    run_exp(&exp, &out_dir).success();
     fs::write(
         out_dir.join("experiment.toml"),
         text.replace("\"first\"", "\"second\""),
@@ -633,25 +633,9 @@ fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
     let text = "name = \"same\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n";
     fs::write(&exp, text).unwrap();
     let out_dir = tmp.path().join("out");
-    let run = || {
-        harness()
-            .arg("run")
-            .arg(&exp)
-            .args(["--quiet", "--jobs", "1", "--out"])
-            .arg(&out_dir)
-            .assert()
-    };
-    run().success();
+    run_exp(&exp, &out_dir).success();
     fs::write(&exp, format!("{text}[search.tt]\nentries = 67108864\n")).unwrap();
-    let bin = harness().get_program().to_owned();
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -v 500000 && exec \"$0\" run --quiet --jobs 1 --out \"$1\" \"$2\"")
-        .arg(bin)
-        .arg(&out_dir)
-        .arg(&exp)
-        .output()
-        .unwrap();
+    let out = common::harness_run_limited(&exp, &out_dir, Some(500_000));
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(2), "{err}");
     if err.contains("this machine's memory") {
@@ -667,6 +651,6 @@ fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
     );
     // Rerun as it was: the folder is whole again.
     fs::write(&exp, text).unwrap();
-    run().success();
+    run_exp(&exp, &out_dir).success();
     harness().arg("plot").arg(&out_dir).assert().success();
 }

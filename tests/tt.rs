@@ -6,7 +6,6 @@ use std::path::Path;
 
 mod common;
 
-use assert_cmd::Command;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -585,21 +584,7 @@ fn bad_tt_under(line: &str, limit_kb: Option<u32>, expect: &[&str]) -> String {
         "name = \"bad\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 3\n[search.tt]\n{line}\n"
     );
     std::fs::write(&path, text).unwrap();
-    let bin = Command::cargo_bin("harness")
-        .unwrap()
-        .get_program()
-        .to_owned();
-    let limit = limit_kb.map_or(String::new(), |kb| format!("ulimit -v {kb} && "));
-    let out = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!(
-            "{limit}exec \"$0\" run --quiet --jobs 1 --out \"$1\" \"$2\""
-        ))
-        .arg(bin)
-        .arg(dir.path().join("out"))
-        .arg(&path)
-        .output()
-        .unwrap();
+    let out = common::harness_run_limited(&path, &dir.path().join("out"), limit_kb);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{line}: {err}");
     assert!(err.contains("bad.toml:8:"), "{line}: {err}");

@@ -28,8 +28,6 @@ pub struct Built {
     pub groups: usize,
 }
 
-/// Saves the experiment file's text as `dir/experiment.toml` (so `harness plot` can read the
-/// description and `[report]` later).
 /// The files a results folder holds (each written through `NAME.tmp`), and its charts folder.
 const OUTPUT_FILES: [&str; 5] = [
     "runs.csv",
@@ -63,6 +61,8 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Saves the experiment file's text as `dir/experiment.toml` (so `harness plot` can read the
+/// description and `[report]` later).
 pub fn save_experiment(dir: &Path, src: &str) -> Result<()> {
     csv::write_atomic(&dir.join(EXPERIMENT_COPY), src.as_bytes())
 }

@@ -225,12 +225,8 @@ impl Table {
     /// bucket) and writes every entry once. A zeroed allocation would come back as untouched
     /// pages, and the search would pay a page fault at the first store into each 4 KiB: its
     /// time would then measure the operating system's paging, growing with the table's size,
-    /// rather than the search. Written here, that cost is setup, outside `time_ns`.
-    pub fn new(spec: &TtSpec) -> Table {
-        Table::try_new(spec).expect("memory for the table")
-    }
-
-    /// `new`, with an allocation that fails as an error instead of aborting the process.
+    /// rather than the search. Written here, that cost is setup, outside `time_ns`. An
+    /// allocation that fails is an error, not an abort of the process.
     pub fn try_new(spec: &TtSpec) -> Result<Table, String> {
         let n = spec.entries.max(spec.replacement.slots());
         let mut slots = Vec::new();
@@ -521,6 +517,13 @@ pub fn entries_from_mib(mib: u64, replacement: Replacement) -> Result<u64, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Table {
+        /// `try_new` for a test's small table.
+        fn new(spec: &TtSpec) -> Table {
+            Table::try_new(spec).expect("memory for the table")
+        }
+    }
 
     fn spec(entries: u64, replacement: Replacement, key_bits: u32) -> TtSpec {
         TtSpec {

@@ -1,9 +1,28 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests. (Each test crate uses some of them.)
+#![allow(dead_code)]
 
 use std::collections::HashSet;
+use std::path::Path;
+use std::process::Output;
 
 use harness::games::tictactoe::{Scale, TicTacToe};
 use harness::games::Game;
+
+/// `harness run --quiet --jobs 1 --out OUT FILE`, with the process's virtual memory limited to
+/// `limit_kb` (the shell's `ulimit -v`) when given.
+pub fn harness_run_limited(file: &Path, out: &Path, limit_kb: Option<u32>) -> Output {
+    let limit = limit_kb.map_or(String::new(), |kb| format!("ulimit -v {kb} && "));
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{limit}exec \"$0\" run --quiet --jobs 1 --out \"$1\" \"$2\""
+        ))
+        .arg(env!("CARGO_BIN_EXE_harness"))
+        .arg(out)
+        .arg(file)
+        .output()
+        .unwrap()
+}
 
 /// Every tic-tac-toe position reachable from the empty board (5,478 of them), each once with
 /// its ply, in depth-first order from the empty board (first).
