@@ -179,9 +179,14 @@ fn depth_zero_or_negative_is_refused() {
     bad(
         "depth = 3",
         "depth = 0",
-        &["exp.toml:10:9", "depth 0", "plies >= 1"],
+        &["exp.toml:10:9", "depth 0", "plies from 1 to 10000"],
     );
     bad("depth = 3", "depth = -2", &["exp.toml:10:9", "depth -2"]);
+    bad(
+        "depth = 3",
+        "depth = 10001",
+        &["exp.toml:10:9", "depth 10001", "plies from 1 to 10000"],
+    );
     bad("depth = 3", "depth = [2, 0]", &["exp.toml:10:", "depth 0"]);
     bad(
         "depth = 3",
@@ -301,22 +306,28 @@ fn unwritable_output_directory() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("exp.toml");
     std::fs::write(&file, GOOD).unwrap();
-    // A path below a regular file can never be created, even by root.
+    // A path below a regular file can never be created, even by root; nor can the file itself
+    // be the folder. The message says which path is the file.
     let blocker = tmp.path().join("blocker");
     std::fs::write(&blocker, "").unwrap();
-    let out = harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(blocker.join("out"))
-        .arg(&file)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("output directory") && err.contains("--out"),
-        "{err}"
-    );
+    for (out_dir, says) in [
+        (blocker.join("out"), format!("{} is a file, not a folder", blocker.display())),
+        (blocker.clone(), ": is a file, not a folder".to_string()),
+    ] {
+        let out = harness()
+            .args(["run", "--quiet", "--out"])
+            .arg(&out_dir)
+            .arg(&file)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains("output directory") && err.contains("--out") && err.contains(&says),
+            "{err}"
+        );
+    }
 }
 
 /// Runs `harness run` on the experiment `text`, which must succeed; the results are in the

@@ -649,6 +649,16 @@ fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
         err.contains("did not finish") && err.contains("runs.csv is from an earlier run"),
         "{err}"
     );
+    // The same stop as the first run into a folder: no runs.csv at all, and `plot` says why.
+    let first = tmp.path().join("first");
+    let out = common::harness_run_limited(&exp, &first, Some(500_000));
+    assert_eq!(out.status.code(), Some(2));
+    let out = harness().arg("plot").arg(&first).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("did not finish") && err.contains("wrote no runs.csv"),
+        "{err}"
+    );
     // Rerun as it was: the folder is whole again.
     fs::write(&exp, text).unwrap();
     run_exp(&exp, &out_dir).success();

@@ -463,7 +463,7 @@ impl fmt::Display for Depth {
 }
 
 const DEPTH_HELP: &str =
-    "a whole number of plies >= 1, \"full\", a list of these, or a range { from = 1, to = 9 }";
+    "a whole number of plies from 1 to 10000, \"full\", a list of these, or a range { from = 1, to = 9 }";
 
 fn depth_from_i64<E: de::Error>(v: i64) -> std::result::Result<Depth, E> {
     if !(1..=10_000).contains(&v) {

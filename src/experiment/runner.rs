@@ -109,7 +109,8 @@ pub fn execute(run: &Run) -> Result<RunRecord> {
 
 fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
     let spec = spec_for(&g, run);
-    let setup = |e: String| Error::Table(format!("run {}: {e}", run.key));
+    // The reason first; the run's key (long) last.
+    let setup = |e: String| Error::Table(format!("{e} (run {})", run.key));
     if run.algorithm == crate::search::Algorithm::Solve {
         let tech = run.solver.unwrap_or(crate::search::solver::Techniques::ALL);
         let result =
@@ -315,6 +316,18 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
             dir.display()
         ))
     };
+    // A file where the folder (or one of the folders above it) should be.
+    if let Some(file) = dir.ancestors().find(|p| p.is_file()) {
+        let what = if file == dir {
+            "is a file, not a folder".to_string()
+        } else {
+            format!("{} is a file, not a folder", file.display())
+        };
+        return Err(Error::input(format!(
+            "output directory {}: {what}; pass a folder with --out DIR",
+            dir.display()
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(bad)?;
     crate::report::check_output_names(dir)?;
     let probe = dir.join(".harness-write-test");

@@ -27,6 +27,21 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
+/// Column names as inline code joined by commas, or "none" (an empty code span would show
+/// its backticks).
+fn code_or_none(names: &[String]) -> String {
+    let names: Vec<String> = names
+        .iter()
+        .filter(|n| !n.is_empty())
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
 pub fn render(i: &Inputs) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "# {}\n", i.name);
@@ -52,10 +67,10 @@ pub fn render(i: &Inputs) -> String {
     }
     let _ = writeln!(
         m,
-        "Charts: x = `{}`, series = `{}`, facet = `{}` (parameters that vary and are none of these join the series, unless the others determine them).\n",
-        i.layout.x,
-        i.layout.series.join(", "),
-        i.layout.facet.join(", ")
+        "Charts: x = {}, series = {}, facet = {} (parameters that vary and are none of these join the series, unless the others determine them).\n",
+        code_or_none(&[i.layout.x.clone()]),
+        code_or_none(&i.layout.series),
+        code_or_none(&i.layout.facet)
     );
     if !i.layout.pool.is_empty() {
         let _ = writeln!(

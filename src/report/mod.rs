@@ -228,6 +228,21 @@ pub fn build(dir: &Path) -> Result<Built> {
     }
     check_output_names(dir)?;
     // 1. Inputs.
+    let mf = manifest::Manifest::read(dir)?;
+    // The manifest is rewritten with its end time only after runs.csv is in place, so a
+    // manifest without one means runs.csv, if there is one, is not that run's.
+    if let Some(m) = mf.as_ref().filter(|m| m.finished.is_none()) {
+        let runs = if dir.join("runs.csv").exists() {
+            "so runs.csv is from an earlier run"
+        } else {
+            "and wrote no runs.csv"
+        };
+        return Err(Error::input(format!(
+            "{}: the last `harness run` into this folder (started {}) did not finish, {runs}; rerun the experiment (the runs it finished are in runs.csv.partial)",
+            dir.display(),
+            m.started
+        )));
+    }
     let t = table::read_runs(&dir.join("runs.csv"))?;
     let exp_path = dir.join(EXPERIMENT_COPY);
     let (exp, src) = if exp_path.exists() {
@@ -248,17 +263,6 @@ pub fn build(dir: &Path) -> Result<Built> {
                 e.name.get_ref()
             )));
         }
-    }
-    let mf = manifest::Manifest::read(dir)?;
-    // The same with an experiment of the same name: the manifest is rewritten with its end
-    // time only after runs.csv is in place, so a manifest without one means runs.csv is not
-    // that run's.
-    if let Some(m) = mf.as_ref().filter(|m| m.finished.is_none()) {
-        return Err(Error::input(format!(
-            "{}: the last `harness run` into this folder (started {}) did not finish, so runs.csv is from an earlier run; rerun the experiment (the runs it finished are in runs.csv.partial)",
-            dir.display(),
-            m.started
-        )));
     }
     let s = summary::summarize(&t);
     let layout = resolve_layout(

@@ -232,8 +232,8 @@ impl Table {
         let mut slots = Vec::new();
         slots.try_reserve_exact(n as usize).map_err(|_| {
             format!(
-                "cannot allocate the table: {n} entries ({} bytes) are more than the memory this process can get",
-                n.saturating_mul(ENTRY_BYTES)
+                "cannot allocate the table: {n} entries ({}) are more than the memory this process can get; allowed: a smaller table",
+                size_text(n.saturating_mul(ENTRY_BYTES))
             )
         })?;
         slots.resize(n as usize, Entry::default());
@@ -442,6 +442,15 @@ pub fn score_from_tt(score: i32, ply: usize, threshold: Option<i32>) -> i32 {
         Some(t) if score >= t => score - ply as i32,
         Some(t) if score <= -t => score + ply as i32,
         _ => score,
+    }
+}
+
+/// A size in bytes as a message shows it: whole MiB from 1 MiB up, bytes below.
+fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
