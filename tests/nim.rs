@@ -114,3 +114,39 @@ fn misere_play_reverses_only_the_endgame() {
         assert_eq!(v == -1, loses, "misère {text}");
     }
 }
+
+/// The theory columns' depth is the game's: Nim lasts at most as many plies as there are
+/// stones, so a full-depth search of 1,3,4 has d = 8 for every algorithm and ordering, also
+/// when alpha-beta pruned every line that long (its deepest ply entered is then 7).
+#[test]
+fn theory_depth_is_the_games_length_not_the_deepest_ply_searched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(
+        &file,
+        "name = \"theory-depth\"\nseed = 7\n[game]\nkind = \"nim\"\nmisere = true\n\
+         positions = [\"1,3,4\", \"2,2,4\"]\n[search]\nalgorithm = \"alphabeta\"\n\
+         depth = \"full\"\nordering = \"random\"\nrepetitions = 10\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    assert_cmd::Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .assert()
+        .success();
+    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let mut pruned_short = 0;
+    for r in rd.records().map(|r| r.unwrap()) {
+        assert_eq!(&r[col("depth")], "8");
+        assert_eq!(&r[col("theory_depth")], "8", "{:?}", r);
+        if &r[col("max_ply")] != "8" {
+            pruned_short += 1;
+        }
+    }
+    assert!(pruned_short > 0, "no run pruned every 8-ply line: the case is not exercised");
+}

@@ -111,6 +111,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
     let spec = spec_for(&g, run);
     // The reason first; the run's key (long) last.
     let setup = |e: String| Error::Table(format!("{e} (run {})", run.key));
+    let theory_depth = spec.depth.min(g.max_remaining_plies());
     if run.algorithm == crate::search::Algorithm::Solve {
         let tech = run.solver.unwrap_or(crate::search::solver::Techniques::ALL);
         let result =
@@ -118,6 +119,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
         return Ok(RunRecord {
             run: run.clone(),
             depth: spec.depth,
+            theory_depth,
             status: result.status,
             value: result.value,
             best_move: String::new(),
@@ -144,6 +146,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
     Ok(RunRecord {
         run: run.clone(),
         depth: spec.depth,
+        theory_depth,
         status: result.status,
         value: result.value,
         best_move: result
@@ -271,6 +274,7 @@ pub fn blank_records(plan: &Plan) -> Vec<RunRecord> {
                 Depth::Plies(d) => d,
                 Depth::Full => 0,
             },
+            theory_depth: 0,
             status: Status::Ok,
             value: 0,
             best_move: String::new(),

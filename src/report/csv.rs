@@ -16,6 +16,9 @@ pub struct RunRecord {
     pub run: Run,
     /// The depth searched, in plies (`full` resolved against the position).
     pub depth: u32,
+    /// d for the theory columns: `depth`, capped at the most plies the game can still last
+    /// from the position (`Game::max_remaining_plies`).
+    pub theory_depth: u32,
     pub status: Status,
     pub value: i32,
     pub best_move: String,
@@ -111,7 +114,8 @@ fn count(x: f64) -> String {
 /// b is `mean_branching`, the legal moves per interior node of the searched tree
 /// (`moves_generated / interior`: exactly the branching factor on a uniform tree, the mean
 /// branching of the positions the search expanded on a real game). d is `theory_depth`, the
-/// depth searched, or the deepest ply entered if the game ended everywhere before it. The
+/// depth searched, capped at the most plies the game can still last from the position (the
+/// same for every algorithm and ordering, however much of the tree they pruned). The
 /// predictions are those of a uniform tree with that b and d (Knuth–Moore minimal tree, full
 /// tree, Pearl's R*(b)); `leaf_ebf` is leaves^(1/d), the branching factor of the leaf count,
 /// which for random ordering tends to R*(b) as d grows. `searched_branching` is
@@ -129,7 +133,7 @@ pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
         Some(b) => b,
         None => return out,
     };
-    let d = r.depth.min(c.max_ply);
+    let d = r.theory_depth;
     let ok = r.status == Status::Ok;
     let (ml, mn) = (t::minimal_leaves_real(b, d), t::minimal_nodes_real(b, d));
     let (fl, fnodes) = (t::full_leaves_real(b, d), t::full_nodes_real(b, d));
