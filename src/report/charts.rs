@@ -75,7 +75,7 @@ pub struct Point {
     pub lo: f64,
     pub hi: f64,
     /// Some run of the point's group stopped at a budget: the mean is a lower bound. Drawn
-    /// apart from the line (hollow, with an up arrow), never joined to it.
+    /// apart from the line (a floor bar with an up arrow), never joined to it.
     pub budget: bool,
 }
 
@@ -625,7 +625,7 @@ fn chart_for(
                 "nodes (positions entered, log scale)".into()
             }
         }
-        ChartKind::Ebf => "effective branching factor nodes^(1/d)".into(),
+        ChartKind::Ebf => "effective branching factor nodes^(1/max_ply)".into(),
         ChartKind::Qnodes => "quiescence nodes (qnodes, log scale)".into(),
         ChartKind::RatioToMinimal => {
             if log_y {
@@ -728,7 +728,7 @@ struct LegendEntry {
     color: RGBColor,
     dashed: bool,
     marker: Option<usize>,
-    /// The budget mark (hollow circle with an up arrow).
+    /// The budget mark (a floor bar with an up arrow).
     budget: bool,
 }
 
@@ -903,15 +903,16 @@ fn draw_marker<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueTy
     }
 }
 
-/// The budget mark at data point `$at`: a hollow circle with an arrow pointing up (the mean
-/// is a lower bound).
+/// The budget mark at data point `$at`: a floor bar with an arrow rising from it (the mean is
+/// a lower bound). No series marker (circle, triangle, square, diamond, filled or hollow) has
+/// this shape, so a budget point is never read as a series' own point.
 macro_rules! budget_element {
     ($at:expr, $col:expr) => {{
         let st = $col.stroke_width(3);
         EmptyElement::at($at)
-            + Circle::new((0, 0), 11, st)
-            + PathElement::new(vec![(0, -11), (0, -36)], st)
-            + PathElement::new(vec![(-8, -27), (0, -37), (8, -27)], st)
+            + PathElement::new(vec![(-12, 0), (12, 0)], $col.stroke_width(4))
+            + PathElement::new(vec![(0, 0), (0, -34)], st)
+            + PathElement::new(vec![(-8, -25), (0, -35), (8, -25)], st)
     }};
 }
 
@@ -924,8 +925,12 @@ fn budget_mark<DB: DrawingBackend>(
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let st = col.stroke_width(3);
     let (x, y) = at;
-    area.draw(&Circle::new((x, y + 7), 8, st)).map_err(e)?;
-    area.draw(&PathElement::new(vec![(x, y - 1), (x, y - 19)], st))
+    area.draw(&PathElement::new(
+        vec![(x - 10, y + 10), (x + 10, y + 10)],
+        col.stroke_width(4),
+    ))
+    .map_err(e)?;
+    area.draw(&PathElement::new(vec![(x, y + 10), (x, y - 19)], st))
         .map_err(e)?;
     area.draw(&PathElement::new(
         vec![(x - 6, y - 13), (x, y - 20), (x + 6, y - 13)],
@@ -1236,14 +1241,31 @@ pub fn draw<DB: DrawingBackend>(
                         if p.hi > p.lo {
                             let x = shift(p.x, d);
                             let st = col.stroke_width(2);
+                            // A minimum of 0 has no place on a log axis: the bar runs down to
+                            // the axis and ends in an arrowhead pointing off it, not in a cap
+                            // that would read as a small positive minimum.
+                            let zero_min = c.log_y && p.lo <= 0.0;
+                            let lo = if zero_min { y0 } else { p.lo };
                             $chart
                                 .draw_series(std::iter::once(PathElement::new(
-                                    vec![(x, p.lo), (x, p.hi)],
+                                    vec![(x, lo), (x, p.hi)],
                                     st,
                                 )))
                                 .map_err(e)?;
+                            if zero_min {
+                                $chart
+                                    .draw_series(std::iter::once(
+                                        EmptyElement::at((x, y0))
+                                            + PathElement::new(
+                                                vec![(-7, -11), (0, 0), (7, -11)],
+                                                col.stroke_width(3),
+                                            ),
+                                    ))
+                                    .map_err(e)?;
+                            }
                             if !c.log_x {
-                                for yv in [p.lo, p.hi] {
+                                let caps = [(!zero_min).then_some(lo), Some(p.hi)];
+                                for yv in caps.into_iter().flatten() {
                                     $chart
                                         .draw_series(std::iter::once(PathElement::new(
                                             vec![(x - cap, yv), (x + cap, yv)],

@@ -91,7 +91,7 @@ pub fn render(i: &Inputs) -> String {
         let _ = writeln!(
             m,
             "Budget: a point whose group has a run stopped by a node or time budget is a lower bound \
-             (that run's counters are those at the stop). It is drawn as a hollow circle with an up \
+             (that run's counters are those at the stop). It is drawn as a floor bar with an up \
              arrow, is not joined to its series' line, and its mean is written `≥ x` in the tables \
              below; summary.csv counts such runs in `budget_runs`.\n"
         );
