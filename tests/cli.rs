@@ -311,7 +311,10 @@ fn unwritable_output_directory() {
     let blocker = tmp.path().join("blocker");
     std::fs::write(&blocker, "").unwrap();
     for (out_dir, says) in [
-        (blocker.join("out"), format!("{} is a file, not a folder", blocker.display())),
+        (
+            blocker.join("out"),
+            format!("{} is a file, not a folder", blocker.display()),
+        ),
         (blocker.clone(), ": is a file, not a folder".to_string()),
     ] {
         let out = harness()

@@ -148,5 +148,8 @@ fn theory_depth_is_the_games_length_not_the_deepest_ply_searched() {
             pruned_short += 1;
         }
     }
-    assert!(pruned_short > 0, "no run pruned every 8-ply line: the case is not exercised");
+    assert!(
+        pruned_short > 0,
+        "no run pruned every 8-ply line: the case is not exercised"
+    );
 }
