@@ -1,5 +1,5 @@
 //! Transposition-table speed: nodes per second of the same alpha-beta (full-depth tic-tac-toe,
-//! Connect Four to depth 8, chess to depth 4) with no table, with a table, and with a table
+//! Connect Four to depth 8, chess to depth 4; uniform trees in the paired runs) with no table, with a table, and with a table
 //! that never hits (every node keyed uniquely, so each probe misses and each store writes: the
 //! table's pure overhead); and the cost of one probe in a 64 KiB and a 16 MiB table. Search
 //! times are the harness's own `time_ns` (the search alone: allocating the table before it and
@@ -23,6 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use harness::games::chess::Chess;
 use harness::games::connect4::Connect4;
 use harness::games::tictactoe::{Scale, TicTacToe};
+use harness::games::uniform::{Model, Uniform, UniformSpec, Values};
 use harness::games::Game;
 use harness::search::tt::{Bound, Table};
 use harness::search::{
@@ -260,6 +261,24 @@ fn bench_paired() {
         1 << 16,
         1000,
     );
+    // Uniform trees have no transpositions: a table never hits them even unwrapped. Their
+    // leaves are most of the nodes at b = 8 and fewer at b = 3.
+    for (b, d) in [(8u32, 6u32), (3, 10)] {
+        let spec = UniformSpec {
+            branching: b,
+            height: d,
+            values: Values::Distinct,
+            model: Model::Independent,
+        };
+        paired(
+            &format!("uniform b={b} d={d}, natural"),
+            &Uniform::new(spec, 0, 0x5eed),
+            d,
+            "natural",
+            4096,
+            1000,
+        );
+    }
     paired(
         "chess d4, static",
         &Chess::default(),
