@@ -68,7 +68,7 @@ pub fn render(i: &Inputs) -> String {
     let _ = writeln!(
         m,
         "Charts: x = {}, series = {}, facet = {} (parameters that vary and are none of these join the series, unless the others determine them).\n",
-        code_or_none(&[i.layout.x.clone()]),
+        code_or_none(std::slice::from_ref(&i.layout.x)),
         code_or_none(&i.layout.series),
         code_or_none(&i.layout.facet)
     );

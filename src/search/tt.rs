@@ -447,7 +447,7 @@ pub fn score_from_tt(score: i32, ply: usize, threshold: Option<i32>) -> i32 {
 
 /// A size in bytes as a message shows it: whole MiB from 1 MiB up, bytes below.
 fn size_text(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
         format!("{} MiB", bytes >> 20)
     } else {
         format!("{bytes} bytes")
