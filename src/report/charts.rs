@@ -797,13 +797,42 @@ fn legend_layout<DB: DrawingBackend>(
     }
 }
 
+/// Category labels that would run into each other side by side are written vertically: then
+/// the widest label's length in pixels, else `None`.
+fn vertical_labels<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> Option<u32> {
+    let cats = c.categories.as_ref()?;
+    let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
+    let widest = cats
+        .iter()
+        .map(|l| {
+            root.estimate_text_size(l, &tick_style)
+                .map(|(w, _)| w)
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0);
+    let n = cats.len() as u32;
+    (n > 0 && (widest + 24) * n > WIDTH - 200).then_some(widest)
+}
+
+/// Pixels of the x label area below the axis (tick labels and the axis title).
+const X_LABEL_AREA: u32 = 85;
+
+/// The height of the plot (title, axes, plot area), legend excluded: `PLOT_HEIGHT`, grown by
+/// whatever vertical category labels need beyond the usual label area, so that long labels
+/// never squeeze the plot area itself.
+fn plot_height<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> u32 {
+    let labels = vertical_labels(root, c).map_or(X_LABEL_AREA, |w| w + 75);
+    PLOT_HEIGHT + labels.saturating_sub(X_LABEL_AREA)
+}
+
 /// The canvas height of a chart: the plot plus its legend.
 pub fn canvas_height(c: &Chart) -> u32 {
     // Width estimates do not depend on the backend; use a throwaway SVG canvas.
     let mut sink = String::new();
     let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
     let (_, _, rows, _) = legend_layout(&root, &legend_entries(c));
-    PLOT_HEIGHT + (rows + 1) * LEGEND_ROW + 20
+    plot_height(&root, c) + (rows + 1) * LEGEND_ROW + 20
 }
 
 /// Labelled and grid-only ticks of a log axis over [lo, hi]: powers of 10 when they give at
@@ -981,7 +1010,7 @@ pub fn draw<DB: DrawingBackend>(
 ) -> std::result::Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
-    let (plot, legend) = root.split_vertically(PLOT_HEIGHT);
+    let (plot, legend) = root.split_vertically(plot_height(root, c));
     let title = if c.facet.is_empty() {
         c.title.clone()
     } else {
@@ -1046,21 +1075,10 @@ pub fn draw<DB: DrawingBackend>(
     };
     let k = c.series.len().max(1) as f64;
     let integer_x = c.categories.is_none() && xs.iter().all(|x| x.fract() == 0.0) && !c.log_x;
-    // Category labels that would run into each other side by side are written vertically.
     let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
-    let widest_cat = c
-        .categories
-        .iter()
-        .flatten()
-        .map(|l| {
-            root.estimate_text_size(l, &tick_style)
-                .map(|(w, _)| w)
-                .unwrap_or(0)
-        })
-        .max()
-        .unwrap_or(0);
-    let n_cats = c.categories.as_ref().map_or(0, |v| v.len() as u32);
-    let rotate = n_cats > 0 && (widest_cat + 24) * n_cats > WIDTH - 200;
+    let vertical = vertical_labels(root, c);
+    let rotate = vertical.is_some();
+    let widest_cat = vertical.unwrap_or(0);
     let cats = c.categories.clone();
     // A log x axis with few values (table sizes) is labelled at those values, exactly.
     let log_x_exact = c.log_x && xs.len() <= 12;
@@ -1119,7 +1137,11 @@ pub fn draw<DB: DrawingBackend>(
         .margin_left(16)
         .margin_right(40)
         .margin_bottom(8)
-        .x_label_area_size(if rotate { widest_cat + 75 } else { 85 })
+        .x_label_area_size(if rotate {
+            widest_cat + 75
+        } else {
+            X_LABEL_AREA
+        })
         .y_label_area_size(140);
 
     macro_rules! body {
@@ -1499,6 +1521,75 @@ mod tests {
         );
         assert!(cmp_natural("9", "10").is_lt());
         assert!(cmp_natural("", "correct").is_lt());
+    }
+
+    fn category_chart(labels: &[&str]) -> Chart {
+        let points = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Point {
+                x: i as f64,
+                x_label: l.to_string(),
+                y: 10.0 + i as f64,
+                lo: 10.0,
+                hi: 20.0,
+                budget: false,
+            })
+            .collect();
+        Chart {
+            kind: ChartKind::Nodes,
+            stem: "nodes".into(),
+            title: "Nodes".into(),
+            facet: String::new(),
+            x_title: "solver".into(),
+            y_title: "nodes".into(),
+            series: vec![Series {
+                label: "all runs".into(),
+                key: vec![],
+                points,
+            }],
+            theory: vec![],
+            log_x: false,
+            log_y: true,
+            bars: false,
+            categories: Some(labels.iter().map(|l| l.to_string()).collect()),
+            x_column: "solver".into(),
+            series_columns: vec![],
+        }
+    }
+
+    /// Long category labels, written vertically, make the canvas taller by the room they need
+    /// beyond the usual label area, instead of taking it from the plot area (which six
+    /// technique sets of the Connect Four solver once squeezed to a strip); short ones leave
+    /// the height alone.
+    #[test]
+    fn vertical_labels_grow_the_canvas_not_shrink_the_plot() {
+        let short = category_chart(&["a", "b", "c"]);
+        let long = category_chart(&[
+            "all",
+            "null-window+tt",
+            "null-window+win-check+bounds+tt",
+            "null-window+win-check+non-losing+bounds",
+            "null-window+win-check+non-losing+tt",
+            "win-check+non-losing+bounds+tt",
+        ]);
+        register_font().unwrap();
+        let mut sink = String::new();
+        let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
+        assert_eq!(vertical_labels(&root, &short), None);
+        assert_eq!(plot_height(&root, &short), PLOT_HEIGHT);
+        let widest = vertical_labels(&root, &long).expect("long labels are vertical");
+        assert!(widest > X_LABEL_AREA, "{widest}");
+        assert_eq!(
+            plot_height(&root, &long),
+            PLOT_HEIGHT + widest + 75 - X_LABEL_AREA
+        );
+        // Same legend (one series), so the canvases differ by the labels' extra room only.
+        assert_eq!(
+            canvas_height(&long) - canvas_height(&short),
+            widest + 75 - X_LABEL_AREA
+        );
+        assert!(render_png(&long).is_ok());
     }
 
     #[test]
