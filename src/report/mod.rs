@@ -237,8 +237,13 @@ pub fn build(dir: &Path) -> Result<Built> {
         } else {
             "and wrote no runs.csv"
         };
+        let partial = if dir.join("runs.csv.partial").exists() {
+            " (the runs it finished are in runs.csv.partial)"
+        } else {
+            ""
+        };
         return Err(Error::input(format!(
-            "{}: the last `harness run` into this folder (started {}) did not finish, {runs}; rerun the experiment (the runs it finished are in runs.csv.partial)",
+            "{}: the last `harness run` into this folder (started {}) did not finish, {runs}; rerun the experiment{partial}",
             dir.display(),
             m.started
         )));
