@@ -606,9 +606,14 @@ fn bad_table_settings_exit_2_with_file_line_col_and_key() {
     );
     bad_tt(
         "entries = 1152921504606846976",
-        &["entries", "more than this machine's memory"],
+        &[
+            "entries",
+            "2^64 bytes or more",
+            "more than this machine's memory",
+            "allowed: a power of two up to",
+        ],
     );
-    bad_tt("mib = 1073741824", &["mib", "memory"]);
+    bad_tt("mib = 1073741824", &["mib", "memory", "allowed:"]);
     bad_tt("mib = 3", &["mib", "power of two"]);
     bad_tt("mib = 0", &["mib"]);
     bad_tt(

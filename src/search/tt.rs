@@ -492,16 +492,31 @@ pub fn check_entries(entries: u64, replacement: Replacement) -> Result<(), Strin
 /// Checks that `bytes` (None: overflowed) fits in the machine's memory.
 pub fn check_bytes(bytes: Option<u64>) -> Result<(), String> {
     let mem = machine_memory();
+    // What is allowed: the largest power-of-two table that fits the memory (or the address
+    // space, when the memory cannot be read).
+    let allowed = || {
+        let limit = mem.unwrap_or(isize::MAX as u64) / ENTRY_BYTES;
+        let entries = 1u64 << (63 - limit.max(1).leading_zeros());
+        format!(
+            "allowed: a power of two up to {entries} entries ({})",
+            size_text(entries * ENTRY_BYTES)
+        )
+    };
     match (bytes, mem) {
-        (None, _) => Err("the table would need more than 2^64 bytes, more than this machine's memory".into()),
-        (Some(b), Some(m)) if b > m => Err(format!(
-            "the table would need {b} bytes ({:.1} GiB), more than this machine's memory ({m} bytes, {:.1} GiB)",
-            b as f64 / (1u64 << 30) as f64,
-            m as f64 / (1u64 << 30) as f64
+        (None, _) => Err(format!(
+            "the table would need 2^64 bytes or more, more than this machine's memory; {}",
+            allowed()
         )),
-        (Some(b), _) if b > isize::MAX as u64 => {
-            Err(format!("the table would need {b} bytes, more than can be allocated"))
-        }
+        (Some(b), Some(m)) if b > m => Err(format!(
+            "the table would need {b} bytes ({:.1} GiB), more than this machine's memory ({m} bytes, {:.1} GiB); {}",
+            b as f64 / (1u64 << 30) as f64,
+            m as f64 / (1u64 << 30) as f64,
+            allowed()
+        )),
+        (Some(b), _) if b > isize::MAX as u64 => Err(format!(
+            "the table would need {b} bytes, more than can be allocated; {}",
+            allowed()
+        )),
         _ => Ok(()),
     }
 }
