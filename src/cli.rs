@@ -94,5 +94,9 @@ pub enum Command {
         /// always). Early Connect Four positions want more, e.g. 256.
         #[arg(long)]
         mib: Option<u64>,
+        /// Stop a position's solve after this many nodes: its row has an empty score, and a
+        /// note on stderr names it (default: no budget).
+        #[arg(long)]
+        max_nodes: Option<u64>,
     },
 }

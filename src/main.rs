@@ -148,6 +148,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             solver,
             ordering,
             mib,
+            max_nodes,
         } => {
             use harness::experiment::plan::GameSetup;
             let input = |m: String| anyhow::Error::new(Error::Input(m));
@@ -179,7 +180,14 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                     },
                 ))
                 .map_err(|e| input(format!("--ordering: {e}")))?,
-                max_nodes: None,
+                max_nodes: match max_nodes {
+                    Some(0) => {
+                        return Err(input(
+                            "--max-nodes 0: a solve enters at least one node; allowed: a whole number >= 1".into(),
+                        ))
+                    }
+                    n => n,
+                },
                 table_entries: mib
                     .map(|m| {
                         harness::search::tt::entries_from_mib(
@@ -190,8 +198,19 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                     })
                     .transpose()?,
             };
-            let wrong =
+            let tally =
                 harness::experiment::solve::run(&setup, &file, &opts, std::io::stdout().lock())?;
+            if !tally.stopped.is_empty() {
+                let lines: Vec<String> = tally.stopped.iter().map(|l| l.to_string()).collect();
+                eprintln!(
+                    "{}: {} position(s) stopped by --max-nodes {} (empty score), line(s) {}",
+                    file.display(),
+                    tally.stopped.len(),
+                    opts.max_nodes.unwrap_or(0),
+                    lines.join(", ")
+                );
+            }
+            let wrong = tally.wrong;
             if wrong > 0 {
                 anyhow::bail!(
                     "{wrong} position(s) of {} scored differently from the expected score",

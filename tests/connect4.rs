@@ -374,6 +374,49 @@ fn solve_cli_mib_sizes_the_table() {
     }
 }
 
+/// `--max-nodes N` stops a position's solve at N nodes: its row keeps the position, the
+/// expected score and the nodes at the stop, with an empty score; stderr names its line; a
+/// stopped position is not a wrong one (exit 0). The benchmark position 32164625 takes 57,799
+/// nodes; 445566 takes fewer than 1,000.
+#[test]
+fn solve_cli_max_nodes_stops_a_position_and_says_so() {
+    let (code, stdout, stderr) = solve_cli_with(
+        "32164625 11
+445566 18
+",
+        &["--max-nodes", "1000"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows.len(), 3, "{stdout}");
+    assert!(rows[1].starts_with("32164625,,11,1000,"), "{stdout}");
+    assert!(rows[2].starts_with("445566,18,18,"), "{stdout}");
+    assert!(
+        stderr.contains("1 position(s) stopped by --max-nodes 1000")
+            && stderr.contains("line(s) 1"),
+        "{stderr}"
+    );
+    // A budget that every position fits in changes nothing.
+    let (code, stdout, _) = solve_cli_with(
+        "32164625 11
+",
+        &["--max-nodes", "57799"],
+    );
+    assert_eq!(code, 0);
+    assert!(stdout.contains("32164625,11,11,57799,"), "{stdout}");
+    let (code, stdout, stderr) = solve_cli_with(
+        "445566 18
+",
+        &["--max-nodes", "0"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("--max-nodes 0") && stderr.contains("allowed"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn solve_cli_writes_csv_and_fails_on_a_wrong_expected_score() {
     let (code, stdout, stderr) = solve_cli("445566 18\n4455 18\n44455554221 -15\n");

@@ -1,5 +1,6 @@
 //! `harness solve`: solves every position of a positions file exactly and writes
-//! `position,score,expected,nodes,micros` as CSV.
+//! `position,score,expected,nodes,micros` as CSV (an empty score where `--max-nodes` stopped
+//! the solve; `nodes` is then the count at the stop).
 //!
 //! Lines are parsed by the game (`GameSetup::parse_line`, the `positions_file` route), all of
 //! them before any search, so bad input stops the command before it prints anything. One solver
@@ -132,10 +133,18 @@ fn solve_all<G: Game>(
     Ok(())
 }
 
-/// The whole command: reads `path`, solves, writes CSV to `out`. Returns the number of
-/// positions whose score differs from the expected one. A reader that goes away (a closed
-/// pipe, as with `| head`) ends the command quietly: the positions solved so far count.
-pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write) -> Result<usize> {
+/// What `run` found beyond the CSV.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Positions whose score differs from the expected one.
+    pub wrong: usize,
+    /// Lines of the positions the node budget stopped (their rows have an empty score).
+    pub stopped: Vec<usize>,
+}
+
+/// The whole command: reads `path`, solves, writes CSV to `out`. A reader that goes away (a
+/// closed pipe, as with `| head`) ends the command quietly: the positions solved so far count.
+pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write) -> Result<Tally> {
     let positions = read_positions(setup, path)?;
     let mut w = ::csv::Writer::from_writer(out);
     let mut closed = false;
@@ -146,7 +155,7 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
         }
         _ => Error::Internal(format!("writing CSV: {e}")),
     };
-    let mut wrong = 0;
+    let mut tally = Tally::default();
     // The header goes out with the first row, so that an error in the options prints nothing.
     let mut header = false;
     let done = solve_positions(setup, &positions, opts, |s| {
@@ -155,14 +164,11 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
             w.write_record(["position", "score", "expected", "nodes", "micros"])
                 .map_err(|e| write_err(e, &mut closed))?;
         }
-        if s.result.status != crate::search::Status::Ok {
-            return Err(Error::Internal(format!(
-                "line {}: the node budget stopped the solve of `{}`",
-                s.line, s.position
-            )));
-        }
-        if s.expected.is_some_and(|e| e != s.result.score) {
-            wrong += 1;
+        let solved = s.result.status == crate::search::Status::Ok;
+        if !solved {
+            tally.stopped.push(s.line);
+        } else if s.expected.is_some_and(|e| e != s.result.score) {
+            tally.wrong += 1;
         }
         let position = if s.position == "start" {
             String::new()
@@ -171,7 +177,11 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
         };
         w.write_record([
             position,
-            s.result.score.to_string(),
+            if solved {
+                s.result.score.to_string()
+            } else {
+                String::new()
+            },
             s.expected.map(|e| e.to_string()).unwrap_or_default(),
             s.result.counters.nodes.to_string(),
             format!("{:.3}", s.result.counters.time_ns as f64 / 1000.0),
@@ -180,8 +190,8 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
         .map_err(|e| write_err(e, &mut closed))
     });
     match done {
-        Err(_) if closed => Ok(wrong),
+        Err(_) if closed => Ok(tally),
         Err(e) => Err(e),
-        Ok(()) => Ok(wrong),
+        Ok(()) => Ok(tally),
     }
 }
