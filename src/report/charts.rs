@@ -818,12 +818,17 @@ fn vertical_labels<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart)
 /// Pixels of the x label area below the axis (tick labels and the axis title).
 const X_LABEL_AREA: u32 = 85;
 
+/// The x label area for `vertical` (`vertical_labels`): the usual one, or room for the widest
+/// label written vertically plus the axis title.
+fn x_label_area(vertical: Option<u32>) -> u32 {
+    vertical.map_or(X_LABEL_AREA, |w| w + 75)
+}
+
 /// The height of the plot (title, axes, plot area), legend excluded: `PLOT_HEIGHT`, grown by
 /// whatever vertical category labels need beyond the usual label area, so that long labels
 /// never squeeze the plot area itself.
-fn plot_height<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Chart) -> u32 {
-    let labels = vertical_labels(root, c).map_or(X_LABEL_AREA, |w| w + 75);
-    PLOT_HEIGHT + labels.saturating_sub(X_LABEL_AREA)
+fn plot_height(vertical: Option<u32>) -> u32 {
+    PLOT_HEIGHT + x_label_area(vertical).saturating_sub(X_LABEL_AREA)
 }
 
 /// The canvas height of a chart: the plot plus its legend.
@@ -832,7 +837,7 @@ pub fn canvas_height(c: &Chart) -> u32 {
     let mut sink = String::new();
     let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
     let (_, _, rows, _) = legend_layout(&root, &legend_entries(c));
-    plot_height(&root, c) + (rows + 1) * LEGEND_ROW + 20
+    plot_height(vertical_labels(&root, c)) + (rows + 1) * LEGEND_ROW + 20
 }
 
 /// Labelled and grid-only ticks of a log axis over [lo, hi]: powers of 10 when they give at
@@ -1010,7 +1015,8 @@ pub fn draw<DB: DrawingBackend>(
 ) -> std::result::Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(e)?;
-    let (plot, legend) = root.split_vertically(plot_height(root, c));
+    let vertical = vertical_labels(root, c);
+    let (plot, legend) = root.split_vertically(plot_height(vertical));
     let title = if c.facet.is_empty() {
         c.title.clone()
     } else {
@@ -1076,9 +1082,7 @@ pub fn draw<DB: DrawingBackend>(
     let k = c.series.len().max(1) as f64;
     let integer_x = c.categories.is_none() && xs.iter().all(|x| x.fract() == 0.0) && !c.log_x;
     let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
-    let vertical = vertical_labels(root, c);
     let rotate = vertical.is_some();
-    let widest_cat = vertical.unwrap_or(0);
     let cats = c.categories.clone();
     // A log x axis with few values (table sizes) is labelled at those values, exactly.
     let log_x_exact = c.log_x && xs.len() <= 12;
@@ -1137,11 +1141,7 @@ pub fn draw<DB: DrawingBackend>(
         .margin_left(16)
         .margin_right(40)
         .margin_bottom(8)
-        .x_label_area_size(if rotate {
-            widest_cat + 75
-        } else {
-            X_LABEL_AREA
-        })
+        .x_label_area_size(x_label_area(vertical))
         .y_label_area_size(140);
 
     macro_rules! body {
@@ -1577,11 +1577,11 @@ mod tests {
         let mut sink = String::new();
         let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
         assert_eq!(vertical_labels(&root, &short), None);
-        assert_eq!(plot_height(&root, &short), PLOT_HEIGHT);
+        assert_eq!(plot_height(vertical_labels(&root, &short)), PLOT_HEIGHT);
         let widest = vertical_labels(&root, &long).expect("long labels are vertical");
         assert!(widest > X_LABEL_AREA, "{widest}");
         assert_eq!(
-            plot_height(&root, &long),
+            plot_height(Some(widest)),
             PLOT_HEIGHT + widest + 75 - X_LABEL_AREA
         );
         // Same legend (one series), so the canvases differ by the labels' extra room only.
