@@ -194,3 +194,15 @@ pub fn play_text<G: Game>(game: &mut G, text: &str) -> Result<G::Move, String> {
     game.make(m);
     Ok(m)
 }
+
+/// The name a reader knows a game by (chart titles), from its `kind` in runs.csv.
+pub fn display_name(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "tictactoe" => "Tic-tac-toe",
+        "nim" => "Nim",
+        "connect4" => "Connect Four",
+        "chess" => "Chess",
+        "uniform" => "Uniform trees",
+        _ => return None,
+    })
+}

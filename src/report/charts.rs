@@ -22,7 +22,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::summary::{cmp_values, fmt_num, Group, Summary};
+use super::summary::{cmp_values, fmt_num, Group, Summary, BRANCHING_COLUMN};
 use super::table::numeric;
 use crate::error::{Error, Result};
 use crate::experiment::config::{ChartKind, TheoryKind, XScale};
@@ -61,6 +61,9 @@ pub struct Layout {
     /// Columns the charts average over (blanked before grouping; see `report::build`).
     pub pool: Vec<String>,
     pub x_scale: Option<XScale>,
+    /// Every run searched to the end of the game (`depth = "full"`): the depth column is the
+    /// plies left from each position.
+    pub full_depth: bool,
     pub title: Option<String>,
     pub titles: BTreeMap<ChartKind, String>,
     pub theory: Vec<TheoryKind>,
@@ -85,6 +88,9 @@ pub struct Series {
     /// The series columns' values (for ordering the legend).
     pub key: Vec<String>,
     pub points: Vec<Point>,
+    /// Colour and marker index: the same series has the same look in every chart and facet
+    /// of the experiment (see `assign_styles`).
+    pub style: usize,
 }
 
 /// One chart, ready to draw (and to tabulate in report.md).
@@ -102,7 +108,6 @@ pub struct Chart {
     pub theory: Vec<Series>,
     pub log_x: bool,
     pub log_y: bool,
-    pub bars: bool,
     /// Category labels when x is not numeric (x = index).
     pub categories: Option<Vec<String>>,
     /// The column names on the x axis and in the series labels, for report.md.
@@ -194,8 +199,12 @@ fn cmp_natural(a: &str, b: &str) -> std::cmp::Ordering {
     pa.len().cmp(&pb.len()).then_with(|| a.cmp(b))
 }
 
-/// Units of the x axis title for the columns harness writes.
-fn x_title(col: &str, log_x: bool) -> String {
+/// Units of the x axis title for the columns harness writes. `full_depth`: the depth column
+/// holds the plies left to the end of each position.
+fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
+    if col == "depth" && full_depth {
+        return "plies to the end (depth = full)".into();
+    }
     let unit = match col {
         "depth" => Some("plies"),
         "tt_bits" => Some("log2 of table entries"),
@@ -333,7 +342,77 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             }
         }
     }
+    assign_styles(&mut charts);
+    // Facets of one figure share the ratio axis's scale: log for all when one needs it.
+    if charts
+        .iter()
+        .any(|c| c.kind == ChartKind::RatioToMinimal && c.log_y)
+    {
+        for c in &mut charts {
+            if c.kind == ChartKind::RatioToMinimal && !c.log_y {
+                c.log_y = true;
+                c.y_title = ratio_y_title(true);
+            }
+        }
+    }
     (charts, skipped)
+}
+
+/// Gives every series its colour and marker: one index per series label among the charts
+/// with the same series columns, in legend order over all of them. A series keeps its look
+/// from chart to chart and facet to facet (a chart that leaves one out, as `qnodes` leaves out
+/// runs without quiescence, does not shift the others).
+fn assign_styles(charts: &mut [Chart]) {
+    /// A series' identity: its key and label.
+    type Id = (Vec<String>, String);
+    let mut sets: Vec<(Vec<String>, Vec<Id>)> = Vec::new();
+    for c in charts.iter() {
+        let i = match sets.iter().position(|(cols, _)| *cols == c.series_columns) {
+            Some(i) => i,
+            None => {
+                sets.push((c.series_columns.clone(), Vec::new()));
+                sets.len() - 1
+            }
+        };
+        for s in &c.series {
+            let id = (s.key.clone(), s.label.clone());
+            if !sets[i].1.contains(&id) {
+                sets[i].1.push(id);
+            }
+        }
+    }
+    for (_, ids) in &mut sets {
+        ids.sort_by(|a, b| cmp_keys(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
+    }
+    for c in charts.iter_mut() {
+        let (_, ids) = sets
+            .iter()
+            .find(|(cols, _)| *cols == c.series_columns)
+            .expect("collected above");
+        for s in &mut c.series {
+            s.style = ids
+                .iter()
+                .position(|(k, l)| *k == s.key && *l == s.label)
+                .expect("collected above");
+        }
+    }
+}
+
+/// Series keys compared column by column, numbers as numbers.
+fn cmp_keys(a: &[String], b: &[String]) -> std::cmp::Ordering {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| cmp_values(x, y))
+        .find(|o| o.is_ne())
+        .unwrap_or(std::cmp::Ordering::Equal)
+}
+
+fn ratio_y_title(log_y: bool) -> String {
+    if log_y {
+        "mean nodes / minimal-tree nodes (log scale)".into()
+    } else {
+        "mean nodes / minimal-tree nodes".into()
+    }
 }
 
 /// True when every group with the same values of `cols` has the same value of `p`.
@@ -427,6 +506,7 @@ fn chart_for(
                         hi: y,
                         budget: g.budget > 0,
                     }],
+                    style: 0,
                 });
             }
             continue;
@@ -455,20 +535,14 @@ fn chart_for(
                 label,
                 key: key_of(s, g, series_cols),
                 points: vec![p],
+                style: 0,
             }),
         }
     }
     if series.is_empty() {
         return None;
     }
-    series.sort_by(|a, b| {
-        a.key
-            .iter()
-            .zip(&b.key)
-            .map(|(x, y)| cmp_values(x, y))
-            .find(|o| o.is_ne())
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    series.sort_by(|a, b| cmp_keys(&a.key, &b.key));
     for q in &mut series {
         q.points.sort_by(|a, b| a.x.total_cmp(&b.x));
     }
@@ -476,15 +550,33 @@ fn chart_for(
     // same x, else one line for the chart.
     let mut theory: Vec<Series> = Vec::new();
     let wanted = |t: TheoryKind| layout.theory.contains(&t);
-    let lines: Vec<(TheoryKind, &str)> = match kind {
+    // Where b is fitted (the uniform tree as big as minimax's), the legend says so: such a
+    // tree's minimal tree is no lower bound for a real game's search.
+    let fitted = groups.iter().any(|g| {
+        g.theory
+            .as_ref()
+            .is_some_and(|t| t.source != BRANCHING_COLUMN)
+    });
+    let of_b = if fitted { ", b fitted to minimax" } else { "" };
+    let lines: Vec<(TheoryKind, String)> = match kind {
         ChartKind::Nodes | ChartKind::NodesVsTable => vec![
-            (TheoryKind::FullTree, "full tree (sum of b^l)"),
-            (TheoryKind::KnuthMoore, "minimal tree (Knuth-Moore)"),
+            (
+                TheoryKind::FullTree,
+                format!("full tree (Σ b^k, k = 0..d{of_b})"),
+            ),
+            (
+                TheoryKind::KnuthMoore,
+                format!("minimal tree (Knuth-Moore, all levels{of_b})"),
+            ),
         ],
-        ChartKind::Ebf => vec![(TheoryKind::Pearl, "Pearl R*(b)")],
+        ChartKind::Ebf => vec![(
+            TheoryKind::Pearl,
+            format!("Pearl R*(b): random order, asymptotic{of_b}"),
+        )],
         ChartKind::RatioToMinimal | ChartKind::Qnodes => vec![],
     };
     for (tk, name) in lines {
+        let name = name.as_str();
         if !wanted(tk) {
             continue;
         }
@@ -558,6 +650,7 @@ fn chart_for(
                         label,
                         key: vec![],
                         points: vec![p],
+                        style: 0,
                     }),
                 }
             }
@@ -578,9 +671,10 @@ fn chart_for(
             })
             .collect();
         theory.push(Series {
-            label: "minimal tree (ratio 1)".into(),
+            label: format!("minimal tree (ratio 1{of_b})"),
             key: vec![],
             points: pts,
+            style: 0,
         });
     }
     let (ymin, ymax) = series
@@ -627,13 +721,7 @@ fn chart_for(
         }
         ChartKind::Ebf => "effective branching factor nodes^(1/max_ply)".into(),
         ChartKind::Qnodes => "quiescence nodes (qnodes, log scale)".into(),
-        ChartKind::RatioToMinimal => {
-            if log_y {
-                "mean nodes / minimal-tree nodes (log scale)".into()
-            } else {
-                "mean nodes / minimal-tree nodes".into()
-            }
-        }
+        ChartKind::RatioToMinimal => ratio_y_title(log_y),
     };
     let stem = if facet.is_empty() {
         kind.name().to_string()
@@ -645,13 +733,12 @@ fn chart_for(
         stem,
         title,
         facet: facet.to_string(),
-        x_title: x_title(x, log_x),
+        x_title: x_title(x, log_x, layout.full_depth),
         y_title,
         series,
         theory,
         log_x,
         log_y,
-        bars: kind == ChartKind::RatioToMinimal,
         categories: (!numeric_x).then(|| {
             xs.iter()
                 .map(|v| {
@@ -707,18 +794,13 @@ fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
-/// Marker shape of series i: circle, triangle, square, diamond, then the same hollow.
-/// Series `i`'s marker: its shape (circle, triangle, square, diamond) and style (filled for
-/// the first four series, hollow for the next four, and so on), drawn in the plot and the legend
-/// alike; `MARKER_SIZE` is its radius in pixels.
-fn marker_kind(i: usize, col: RGBColor) -> (usize, ShapeStyle) {
-    let filled = (i / 4).is_multiple_of(2);
-    let style = if filled {
-        col.filled()
-    } else {
-        col.stroke_width(3)
-    };
-    (i % 4, style)
+/// Series `i`'s marker: one of six shapes (circle, triangle up, square, diamond, triangle
+/// down, star), filled for the first six series and hollow (outlined) for the next six, drawn
+/// in the plot and the legend alike: twelve series before a marker repeats, and colours repeat
+/// only after thirteen, so no two series of a chart look alike. Returns the shape and whether
+/// it is filled.
+fn marker_kind(i: usize) -> (usize, bool) {
+    (i % 6, (i / 6).is_multiple_of(2))
 }
 
 const MARKER_SIZE: i32 = 9;
@@ -739,12 +821,11 @@ fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
     let mut v: Vec<LegendEntry> = c
         .series
         .iter()
-        .enumerate()
-        .map(|(i, s)| LegendEntry {
+        .map(|s| LegendEntry {
             label: s.label.clone(),
-            color: color(i),
+            color: color(s.style),
             dashed: false,
-            marker: Some(i),
+            marker: Some(s.style),
             budget: false,
         })
         .collect();
@@ -899,42 +980,87 @@ fn si(v: f64) -> String {
     format!("{t}{suf}")
 }
 
+/// The outline of marker `shape` (1 to 5) around (0, 0), in pixels (y down); shape 0, the
+/// circle, has none.
+fn marker_outline(shape: usize) -> Vec<(i32, i32)> {
+    let r = MARKER_SIZE as f64;
+    // Regular polygons by radius and the angle of their first vertex (degrees, 0 = up).
+    let polygon = |n: usize, radius: f64, first: f64| -> Vec<(f64, f64)> {
+        (0..n)
+            .map(|k| {
+                let a = (first + 360.0 * k as f64 / n as f64).to_radians();
+                (radius * a.sin(), -radius * a.cos())
+            })
+            .collect()
+    };
+    let pts = match shape {
+        1 => polygon(3, r + 3.0, 0.0),
+        2 => polygon(4, r * std::f64::consts::SQRT_2, 45.0),
+        3 => polygon(4, r + 3.0, 0.0),
+        4 => polygon(3, r + 3.0, 180.0),
+        _ => {
+            // A five-pointed star: outer and inner vertices in turn.
+            let outer = polygon(5, r + 4.0, 0.0);
+            let inner = polygon(5, (r + 4.0) * 0.45, 36.0);
+            outer
+                .into_iter()
+                .zip(inner)
+                .flat_map(|(o, i)| [o, i])
+                .collect()
+        }
+    };
+    pts.into_iter()
+        .map(|(x, y)| (x.round() as i32, y.round() as i32))
+        .collect()
+}
+
+/// Draws series `i`'s marker at each point, on a chart (`chart`, data coordinates) or a
+/// drawing area (`area`, pixels).
+macro_rules! draw_markers {
+    (@emit chart, $t:expr, $el:expr, $e:expr) => {
+        $t.draw_series(std::iter::once($el)).map_err($e)?
+    };
+    (@emit area, $t:expr, $el:expr, $e:expr) => {
+        $t.draw(&$el).map_err($e)?
+    };
+    ($mode:ident, $t:expr, $points:expr, $i:expr, $col:expr, $e:expr) => {{
+        let (shape, filled) = marker_kind($i);
+        let col: RGBColor = $col;
+        for p in $points {
+            match (shape, filled) {
+                (0, true) => {
+                    draw_markers!(@emit $mode, $t, Circle::new(p, MARKER_SIZE, col.filled()), $e);
+                }
+                (0, false) => {
+                    let st = col.stroke_width(3);
+                    draw_markers!(@emit $mode, $t, Circle::new(p, MARKER_SIZE, st), $e);
+                }
+                (_, true) => {
+                    let el = EmptyElement::at(p) + Polygon::new(marker_outline(shape), col.filled());
+                    draw_markers!(@emit $mode, $t, el, $e);
+                }
+                (_, false) => {
+                    let mut ring = marker_outline(shape);
+                    // Closed, and on to the second vertex so that the first corner joins.
+                    ring.push(ring[0]);
+                    ring.push(ring[1]);
+                    let el = EmptyElement::at(p) + PathElement::new(ring, col.stroke_width(3));
+                    draw_markers!(@emit $mode, $t, el, $e);
+                }
+            }
+        }
+    }};
+}
+
 fn draw_marker<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
     chart: &mut ChartContext<DB, Cartesian2d<X, Y>>,
     pts: &[(f64, f64)],
     i: usize,
     col: RGBColor,
 ) -> std::result::Result<(), String> {
-    let (shape, style) = marker_kind(i, col);
-    let sz = MARKER_SIZE;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    match shape {
-        0 => chart
-            .draw_series(pts.iter().map(|&p| Circle::new(p, sz, style)))
-            .map(|_| ())
-            .map_err(e),
-        1 => chart
-            .draw_series(pts.iter().map(|&p| TriangleMarker::new(p, sz + 2, style)))
-            .map(|_| ())
-            .map_err(e),
-        2 => chart
-            .draw_series(
-                pts.iter()
-                    .map(|&p| EmptyElement::at(p) + Rectangle::new([(-sz, -sz), (sz, sz)], style)),
-            )
-            .map(|_| ())
-            .map_err(e),
-        _ => chart
-            .draw_series(pts.iter().map(|&p| {
-                EmptyElement::at(p)
-                    + Polygon::new(
-                        vec![(0, -sz - 3), (sz + 3, 0), (0, sz + 3), (-sz - 3, 0)],
-                        style,
-                    )
-            }))
-            .map(|_| ())
-            .map_err(e),
-    }
+    draw_markers!(chart, chart, pts.iter().copied(), i, col, e);
+    Ok(())
 }
 
 /// The budget mark at data point `$at`: a floor bar with an arrow rising from it (the mean is
@@ -980,32 +1106,9 @@ fn legend_marker<DB: DrawingBackend>(
     i: usize,
     col: RGBColor,
 ) -> std::result::Result<(), String> {
-    let (shape, style) = marker_kind(i, col);
-    let sz = MARKER_SIZE;
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    match shape {
-        0 => area.draw(&Circle::new(at, sz, style)).map_err(e),
-        1 => area
-            .draw(&TriangleMarker::new(at, sz + 2, style))
-            .map_err(e),
-        2 => area
-            .draw(&Rectangle::new(
-                [(at.0 - sz, at.1 - sz), (at.0 + sz, at.1 + sz)],
-                style,
-            ))
-            .map_err(e),
-        _ => area
-            .draw(&Polygon::new(
-                vec![
-                    (at.0, at.1 - sz - 3),
-                    (at.0 + sz + 3, at.1),
-                    (at.0, at.1 + sz + 3),
-                    (at.0 - sz - 3, at.1),
-                ],
-                style,
-            ))
-            .map_err(e),
-    }
+    draw_markers!(area, area, std::iter::once(at), i, col, e);
+    Ok(())
 }
 
 /// Draws `c` on `root` (WIDTH x canvas_height).
@@ -1070,8 +1173,6 @@ pub fn draw<DB: DrawingBackend>(
     let budget = c.series.iter().flat_map(|s| &s.points).any(|p| p.budget);
     let (y0, y1) = if c.log_y {
         (ymin / 2.0, ymax * if budget { 5.0 } else { 2.0 })
-    } else if c.bars {
-        (0.0, ymax * if budget { 1.25 } else { 1.12 })
     } else {
         let pad = ((ymax - ymin) * 0.08).max(0.05 * ymax.abs()).max(1e-9);
         (
@@ -1190,121 +1291,96 @@ pub fn draw<DB: DrawingBackend>(
                     x + d
                 }
             };
-            if c.bars {
-                let bw = 0.8 * step / k;
-                for (i, s) in c.series.iter().enumerate() {
-                    let col = color(i);
-                    $chart
-                        .draw_series(s.points.iter().map(|p| {
-                            let left = p.x - 0.4 * step + i as f64 * bw;
-                            // A lower bound (budget hit): outline only.
-                            let st = if p.budget {
-                                col.stroke_width(3)
-                            } else {
-                                col.filled()
-                            };
-                            Rectangle::new([(left, y0), (left + bw * 0.92, p.y)], st)
-                        }))
-                        .map_err(e)?;
-                    for p in s.points.iter().filter(|p| p.budget) {
-                        let xm = p.x - 0.4 * step + (i as f64 + 0.46) * bw;
-                        $chart
-                            .draw_series(std::iter::once(budget_element!((xm, p.y), col)))
-                            .map_err(e)?;
-                    }
-                }
-            } else {
-                for (i, s) in c.series.iter().enumerate() {
-                    let col = color(i);
-                    let d = dodge(i);
-                    // The line joins measured points only: not across categories, and not to a
-                    // point whose group hit a budget (a lower bound).
-                    let pts: Vec<(f64, f64)> = s
-                        .points
-                        .iter()
-                        .filter(|p| !p.budget)
-                        .map(|p| (shift(p.x, d), p.y))
-                        .collect();
-                    if c.categories.is_none() {
-                        let mut run: Vec<(f64, f64)> = Vec::new();
-                        for p in s.points.iter().chain(std::iter::once(&Point {
-                            x: 0.0,
-                            x_label: String::new(),
-                            y: 0.0,
-                            lo: 0.0,
-                            hi: 0.0,
-                            budget: true,
-                        })) {
-                            if p.budget {
-                                if run.len() > 1 {
-                                    $chart
-                                        .draw_series(LineSeries::new(
-                                            std::mem::take(&mut run),
-                                            col.stroke_width(3),
-                                        ))
-                                        .map_err(e)?;
-                                }
-                                run.clear();
-                            } else {
-                                run.push((shift(p.x, d), p.y));
-                            }
-                        }
-                    }
-                    $chart
-                        .draw_series(
-                            s.points
-                                .iter()
-                                .filter(|p| p.budget)
-                                .map(|p| budget_element!((shift(p.x, d), p.y), col)),
-                        )
-                        .map_err(e)?;
-                    let cap = 0.05 * step;
-                    for p in &s.points {
-                        if p.hi > p.lo {
-                            let x = shift(p.x, d);
-                            let st = col.stroke_width(2);
-                            // A minimum of 0 has no place on a log axis: the bar runs down to
-                            // the axis and ends in an arrowhead pointing off it, not in a cap
-                            // that would read as a small positive minimum.
-                            let zero_min = c.log_y && p.lo <= 0.0;
-                            let lo = if zero_min { y0 } else { p.lo };
-                            $chart
-                                .draw_series(std::iter::once(PathElement::new(
-                                    vec![(x, lo), (x, p.hi)],
-                                    st,
-                                )))
-                                .map_err(e)?;
-                            if zero_min {
+            for (i, s) in c.series.iter().enumerate() {
+                let col = color(s.style);
+                let d = dodge(i);
+                // The line joins measured points only: not across categories, and not to a
+                // point whose group hit a budget (a lower bound).
+                let pts: Vec<(f64, f64)> = s
+                    .points
+                    .iter()
+                    .filter(|p| !p.budget)
+                    .map(|p| (shift(p.x, d), p.y))
+                    .collect();
+                if c.categories.is_none() {
+                    let mut run: Vec<(f64, f64)> = Vec::new();
+                    for p in s.points.iter().chain(std::iter::once(&Point {
+                        x: 0.0,
+                        x_label: String::new(),
+                        y: 0.0,
+                        lo: 0.0,
+                        hi: 0.0,
+                        budget: true,
+                    })) {
+                        if p.budget {
+                            if run.len() > 1 {
                                 $chart
-                                    .draw_series(std::iter::once(
-                                        EmptyElement::at((x, y0))
-                                            + PathElement::new(
-                                                vec![(-7, -11), (0, 0), (7, -11)],
-                                                col.stroke_width(3),
-                                            ),
+                                    .draw_series(LineSeries::new(
+                                        std::mem::take(&mut run),
+                                        col.stroke_width(3),
                                     ))
                                     .map_err(e)?;
                             }
-                            if !c.log_x {
-                                let caps = [(!zero_min).then_some(lo), Some(p.hi)];
-                                for yv in caps.into_iter().flatten() {
-                                    $chart
-                                        .draw_series(std::iter::once(PathElement::new(
-                                            vec![(x - cap, yv), (x + cap, yv)],
-                                            st,
-                                        )))
-                                        .map_err(e)?;
-                                }
+                            run.clear();
+                        } else {
+                            run.push((shift(p.x, d), p.y));
+                        }
+                    }
+                }
+                $chart
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .filter(|p| p.budget)
+                            .map(|p| budget_element!((shift(p.x, d), p.y), col)),
+                    )
+                    .map_err(e)?;
+                let cap = 0.05 * step;
+                for p in &s.points {
+                    if p.hi > p.lo {
+                        let x = shift(p.x, d);
+                        let st = col.stroke_width(2);
+                        // A minimum of 0 has no place on a log axis: the bar runs down to
+                        // the axis and ends in an arrowhead pointing off it, not in a cap
+                        // that would read as a small positive minimum.
+                        let zero_min = c.log_y && p.lo <= 0.0;
+                        let lo = if zero_min { y0 } else { p.lo };
+                        $chart
+                            .draw_series(std::iter::once(PathElement::new(
+                                vec![(x, lo), (x, p.hi)],
+                                st,
+                            )))
+                            .map_err(e)?;
+                        if zero_min {
+                            $chart
+                                .draw_series(std::iter::once(
+                                    EmptyElement::at((x, y0))
+                                        + PathElement::new(
+                                            vec![(-7, -11), (0, 0), (7, -11)],
+                                            col.stroke_width(3),
+                                        ),
+                                ))
+                                .map_err(e)?;
+                        }
+                        if !c.log_x {
+                            let caps = [(!zero_min).then_some(lo), Some(p.hi)];
+                            for yv in caps.into_iter().flatten() {
+                                $chart
+                                    .draw_series(std::iter::once(PathElement::new(
+                                        vec![(x - cap, yv), (x + cap, yv)],
+                                        st,
+                                    )))
+                                    .map_err(e)?;
                             }
                         }
                     }
-                    draw_marker(&mut $chart, &pts, i, col)?;
                 }
+                draw_marker(&mut $chart, &pts, s.style, col)?;
             }
             for (i, s) in c.theory.iter().enumerate() {
                 let col = THEORY_COLORS[i % THEORY_COLORS.len()];
                 let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
-                if pts.len() == 1 || c.bars {
+                if pts.len() == 1 || c.kind == ChartKind::RatioToMinimal {
                     // A single point (or the ratio-1 line): draw it across the x range.
                     let y = pts[0].1;
                     if pts.iter().all(|p| p.1 == y) {
@@ -1413,7 +1489,8 @@ pub fn draw<DB: DrawingBackend>(
                 sx += 23;
             }
         } else {
-            let line = if c.bars { 0 } else { 3 };
+            // Points on a category axis are not joined: no line in their swatch either.
+            let line = if c.categories.is_some() { 0 } else { 3 };
             if line > 0 {
                 legend
                     .draw(&PathElement::new(
@@ -1422,17 +1499,8 @@ pub fn draw<DB: DrawingBackend>(
                     ))
                     .map_err(e)?;
             }
-            match (c.bars, en.marker) {
-                (true, _) => legend
-                    .draw(&Rectangle::new(
-                        [(x + 12, y - 13), (x + SWATCH as i32 - 12, y + 13)],
-                        en.color.filled(),
-                    ))
-                    .map_err(e)?,
-                (false, Some(i)) => {
-                    legend_marker(&legend, (x + SWATCH as i32 / 2, y), i, en.color)?
-                }
-                _ => {}
+            if let Some(i) = en.marker {
+                legend_marker(&legend, (x + SWATCH as i32 / 2, y), i, en.color)?
             }
         }
         legend
@@ -1547,15 +1615,73 @@ mod tests {
                 label: "all runs".into(),
                 key: vec![],
                 points,
+                style: 0,
             }],
             theory: vec![],
             log_x: false,
             log_y: true,
-            bars: false,
             categories: Some(labels.iter().map(|l| l.to_string()).collect()),
             x_column: "solver".into(),
             series_columns: vec![],
         }
+    }
+
+    /// Twelve series get twelve different markers, and a series' (colour, marker) pair
+    /// repeats only after 156 series.
+    #[test]
+    fn series_markers_and_colours_do_not_repeat_early() {
+        let marks: Vec<(usize, bool)> = (0..12).map(marker_kind).collect();
+        for (i, a) in marks.iter().enumerate() {
+            assert!(!marks[..i].contains(a), "marker {i} repeats");
+        }
+        let looks: Vec<((usize, bool), RGBColor)> =
+            (0..156).map(|i| (marker_kind(i), color(i))).collect();
+        for (i, a) in looks.iter().enumerate() {
+            assert!(
+                !looks[..i].contains(a),
+                "series {i} looks like an earlier one"
+            );
+        }
+        // Every shape but the circle has an outline to stroke when hollow.
+        for shape in 1..6 {
+            assert!(marker_outline(shape).len() >= 3);
+        }
+    }
+
+    /// A series keeps its colour and marker in a chart that leaves another series out (as
+    /// `qnodes` leaves out runs without quiescence).
+    #[test]
+    fn a_series_looks_the_same_in_every_chart() {
+        let series = |labels: &[&str]| -> Vec<Series> {
+            labels
+                .iter()
+                .map(|l| Series {
+                    label: l.to_string(),
+                    key: vec![l.to_string()],
+                    points: vec![],
+                    style: 99,
+                })
+                .collect()
+        };
+        let mut all = category_chart(&["a"]);
+        all.series_columns = vec!["quiescence".into()];
+        let mut some = all.clone();
+        all.series = series(&["off", "on,checks", "on,plain"]);
+        some.series = series(&["on,checks", "on,plain"]);
+        let mut charts = vec![some, all];
+        assign_styles(&mut charts);
+        let style = |c: &Chart, l: &str| c.series.iter().find(|s| s.label == l).unwrap().style;
+        for l in ["on,checks", "on,plain"] {
+            assert_eq!(style(&charts[0], l), style(&charts[1], l));
+        }
+        assert_eq!(
+            [
+                style(&charts[1], "off"),
+                style(&charts[1], "on,checks"),
+                style(&charts[1], "on,plain")
+            ],
+            [0, 1, 2]
+        );
     }
 
     /// Long category labels, written vertically, make the canvas taller by the room they need

@@ -65,11 +65,21 @@ pub fn render(i: &Inputs) -> String {
     } else {
         let _ = writeln!(m, "```toml\n{}\n```\n", i.config.trim_end());
     }
+    // The series columns the charts use: the `[report]` ones that vary and are not x or facet,
+    // then every other varying parameter the rest do not determine (`charts::plan_charts`).
+    let same = i.charts.iter().all(|c| c.series_columns == i.layout.series);
+    let series_text = if same {
+        code_or_none(&i.layout.series)
+    } else {
+        format!(
+            "{} as `[report]` asks, which each chart keeps where it varies and is not x or facet, adding every other parameter that varies unless the others determine it: the first column of each chart's table below names its series columns",
+            code_or_none(&i.layout.series)
+        )
+    };
     let _ = writeln!(
         m,
-        "Charts: x = {}, series = {}, facet = {} (parameters that vary and are none of these join the series, unless the others determine them).\n",
+        "Charts: x = {}, facet = {}, series = {series_text}.\n",
         code_or_none(std::slice::from_ref(&i.layout.x)),
-        code_or_none(&i.layout.series),
         code_or_none(&i.layout.facet)
     );
     if !i.layout.pool.is_empty() {
@@ -82,10 +92,18 @@ pub fn render(i: &Inputs) -> String {
     }
 
     let _ = writeln!(m, "## Charts\n");
+    let theory_lines = i
+        .charts
+        .iter()
+        .any(|c| c.theory.iter().any(|t| !t.label.starts_with(NO_TABLE)));
     let _ = writeln!(
         m,
-        "Points are means over the group's positions and repetitions; bars span min to max. \
-         Dashed lines are theory for the group's branching factor b (see Measured vs predicted).\n"
+        "Points are means over the group's positions and repetitions; whiskers span min to max.{}\n",
+        if theory_lines {
+            " Dashed lines are theory for the group's branching factor b (see Measured vs predicted)."
+        } else {
+            ""
+        }
     );
     if budget > 0 {
         let _ = writeln!(
@@ -116,7 +134,7 @@ pub fn render(i: &Inputs) -> String {
             _ => "nodes",
         };
         let series_name = if c.series_columns.is_empty() {
-            "series".to_string()
+            "series (none varies: all runs)".to_string()
         } else {
             c.series_columns.join(", ")
         };

@@ -203,6 +203,7 @@ pub fn resolve_layout(
         facet,
         pool,
         x_scale: r.x_scale,
+        full_depth: false,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
         theory: r.theory.clone().unwrap_or_else(|| {
@@ -270,12 +271,28 @@ pub fn build(dir: &Path) -> Result<Built> {
         }
     }
     let s = summary::summarize(&t);
-    let layout = resolve_layout(
+    let mut layout = resolve_layout(
         exp.as_ref().and_then(|e| e.report.as_ref()),
         &s,
         &exp_path,
         &src,
     )?;
+    // `depth = "full"` (the run key says so): depth is the plies left to the end of each
+    // position, not a search parameter.
+    layout.full_depth = t.col("run_key").is_some_and(|k| {
+        t.rows
+            .iter()
+            .all(|r| r[k].split(';').any(|part| part == "depth=full"))
+    });
+    // One game and no title of the experiment's own: the game names the charts.
+    if layout.title.is_none() {
+        if let Some(g) = t.col("game") {
+            let first = t.rows.first().map(|r| r[g].as_str());
+            if t.rows.iter().all(|r| Some(r[g].as_str()) == first) {
+                layout.title = first.and_then(crate::games::display_name).map(String::from);
+            }
+        }
+    }
 
     // 2. Outputs, in memory where possible.
     let summary_csv = summary::to_csv(&s);

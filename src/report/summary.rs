@@ -30,6 +30,9 @@ use super::table::{number_or_bool, numeric, Role, Table};
 use super::theory;
 use crate::experiment::plan::OPTION_COLUMNS;
 
+/// `Theory::source` when b is the `branching` column (else b is fitted to minimax).
+pub const BRANCHING_COLUMN: &str = "branching column";
+
 /// The b used by the theory columns, and where it came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Theory {
@@ -217,7 +220,7 @@ fn group_theory(
         if v.is_empty() {
             return None;
         }
-        (v.iter().sum::<f64>() / v.len() as f64, "branching column")
+        (v.iter().sum::<f64>() / v.len() as f64, BRANCHING_COLUMN)
     } else {
         let pos = t.col("position_id")?;
         let positions: BTreeSet<(Vec<String>, String)> = rows
