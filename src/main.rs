@@ -3,6 +3,7 @@
 
 mod cli;
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -27,14 +28,44 @@ fn main() -> ExitCode {
     };
     match dispatch(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader went away (`| head`): what it read was complete, and nothing is left
+        // to report to it.
+        Err(e) if e.chain().any(|c| c.downcast_ref::<PipeClosed>().is_some()) => ExitCode::SUCCESS,
         Err(e) => {
             let input = e
                 .chain()
                 .any(|c| c.downcast_ref::<Error>().is_some_and(Error::is_input));
-            eprintln!("error: {e:#}");
+            note(format_args!("error: {e:#}"));
             ExitCode::from(if input { 2 } else { 1 })
         }
     }
+}
+
+/// stdout was closed by its reader (a pipe into `head`).
+#[derive(Debug)]
+struct PipeClosed;
+
+impl std::fmt::Display for PipeClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stdout closed by its reader")
+    }
+}
+
+impl std::error::Error for PipeClosed {}
+
+/// Writes to stdout. A closed pipe is `PipeClosed` (the command ends quietly with status 0),
+/// never a panic as `print!` would give.
+fn say(text: std::fmt::Arguments) -> anyhow::Result<()> {
+    let mut o = std::io::stdout().lock();
+    match o.write_fmt(text).and_then(|()| o.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(PipeClosed.into()),
+        r => Ok(r?),
+    }
+}
+
+/// Writes a line to stderr; a closed stderr loses the note rather than panicking.
+fn note(text: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
@@ -80,37 +111,29 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .iter()
                 .filter(|r| r.status != harness::search::Status::Ok)
                 .count();
-            println!(
-                "{}: {} runs ({} stopped by a budget) -> {}",
+            say(format_args!(
+                "{}: {} runs ({} stopped by a budget) -> {}\n{}: {} groups, {} charts -> {}\n",
                 plan.name,
                 records.len(),
                 budget,
-                dir.join("runs.csv").display()
-            );
-            println!(
-                "{}: {} groups, {} charts -> {}",
+                dir.join("runs.csv").display(),
                 plan.name,
                 built.groups,
                 built.charts,
                 dir.join("report.md").display()
-            );
-            Ok(())
+            ))
         }
         cli::Command::Plot { dir } => {
             let built = report::build(&dir)?;
-            println!(
-                "{}: {} groups, {} charts -> {}",
+            say(format_args!(
+                "{}: {} groups, {} charts -> {}\n",
                 dir.display(),
                 built.groups,
                 built.charts,
                 dir.join("report.md").display()
-            );
-            Ok(())
+            ))
         }
-        cli::Command::List => {
-            print!("{}", harness::experiment::catalog());
-            Ok(())
-        }
+        cli::Command::List => say(format_args!("{}", harness::experiment::catalog())),
         cli::Command::Perft { fen, depth, divide } => perft(&fen, depth, divide),
         cli::Command::Theory {
             branching,
@@ -136,8 +159,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .iter()
                 .flat_map(|&b| ds.iter().map(move |&d| theory::predict(b, d as u32)))
                 .collect();
-            print!("{}", theory::table(&rows, csv));
-            Ok(())
+            say(format_args!("{}", theory::table(&rows, csv)))
         }
         cli::Command::Solve {
             game,
@@ -202,13 +224,13 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 harness::experiment::solve::run(&setup, &file, &opts, std::io::stdout().lock())?;
             if !tally.stopped.is_empty() {
                 let lines: Vec<String> = tally.stopped.iter().map(|l| l.to_string()).collect();
-                eprintln!(
+                note(format_args!(
                     "{}: {} position(s) stopped by --max-nodes {} (empty score), line(s) {}",
                     file.display(),
                     tally.stopped.len(),
                     opts.max_nodes.unwrap_or(0),
                     lines.join(", ")
-                );
+                ));
             }
             let wrong = tally.wrong;
             if wrong > 0 {
@@ -238,19 +260,18 @@ fn perft(fen: &str, depth: u32, divide: bool) -> anyhow::Result<()> {
         let mut rows = p.divide(&mut game, depth);
         rows.sort();
         for (m, n) in &rows {
-            println!("{m}: {n}");
+            say(format_args!("{m}: {n}\n"))?;
         }
         rows.iter().map(|(_, n)| n).sum()
     } else {
         let mut last = 1;
         for d in 1..=depth {
             last = p.count(&mut game, d);
-            println!("depth {d}: {last}");
+            say(format_args!("depth {d}: {last}\n"))?;
         }
         last
     };
     let secs = start.elapsed().as_secs_f64();
-    eprintln!("{total} leaves in {secs:.3} s");
-    println!("total: {total}");
-    Ok(())
+    note(format_args!("{total} leaves in {secs:.3} s"));
+    say(format_args!("total: {total}\n"))
 }

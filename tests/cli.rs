@@ -592,3 +592,31 @@ fn type_errors_name_the_key_in_plain_words() {
         }
     }
 }
+
+/// A reader that stops early (`harness theory ... | head -1`) ends the command quietly with
+/// status 0, not with a panic about a broken pipe (exit 101).
+#[test]
+fn a_closed_stdout_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    // About 800 KB of output: far more than a pipe holds, so the writer meets the closed end.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["theory", "-b", "2..100", "-d", "1..100"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The read end is dropped here: the pipe is closed.
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "stderr: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
