@@ -534,3 +534,45 @@ fn bad_board_sizes_are_named_as_written() {
         );
     }
 }
+
+/// Solver runs say what ran: the `tt` technique's table in the table columns (its default
+/// size when the experiment gives none, the experiment's when it does), its occupancy when the
+/// solve ended; and the parameters the solver does not use (tie-break, iterative deepening,
+/// quiescence) do not multiply its runs.
+#[test]
+fn solver_runs_report_their_table_and_drop_what_they_do_not_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let body = |tt: &str| {
+        format!(
+            "name = \"t\"\nseed = 5\n[game]\nkind = \"connect4\"\npositions = [\"5554224333234511764415115\", \"7422341735647741166133573473242566\"]\n[search]\nalgorithm = \"solve\"\nordering = \"threats+center-out\"\nsolver = [\"all\", \"null-window+win-check\"]\ntie_break = [\"first\", \"random\"]\niterative = [false, true]\nquiescence = {{ enabled = [false, true] }}\nrepetitions = 3\n{tt}"
+        )
+    };
+    for (tt, entries) in [("", 1u64 << 18), ("[search.tt]\nentries = 4096\n", 4096)] {
+        let exp = write_experiment(tmp.path(), &body(tt));
+        let (file, src) = harness::experiment::config::load(&exp).unwrap();
+        let plan = harness::experiment::plan::build(&exp, &src, &file).unwrap();
+        // 2 positions × 2 technique sets, nothing else multiplied.
+        assert_eq!(plan.runs.len(), 4);
+        let records = harness::experiment::runner::run_plan(
+            &plan,
+            &tmp.path().join("out"),
+            &harness::experiment::runner::RunOptions {
+                jobs: 1,
+                quiet: true,
+            },
+        )
+        .unwrap();
+        for r in &records {
+            let c = &r.counters;
+            let uses_table = r.run.solver.unwrap().tt;
+            assert_eq!(r.run.tt.map(|t| t.entries), uses_table.then_some(entries));
+            assert!(!r.run.iterative && !r.run.quiescence.enabled);
+            if uses_table {
+                assert!(c.tt_stores > 0 && c.tt_occupancy > 0, "{} {c:?}", r.run.key);
+                assert!(c.tt_occupancy <= c.tt_stores, "{c:?}");
+            } else {
+                assert_eq!((c.tt_probes, c.tt_occupancy), (0, 0));
+            }
+        }
+    }
+}

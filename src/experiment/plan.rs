@@ -12,7 +12,7 @@ use crate::games::connect4::Connect4;
 use crate::games::nim::Nim;
 use crate::games::tictactoe::{Scale, TicTacToe};
 use crate::games::uniform::{Model, Uniform, UniformSpec, Values};
-use crate::search::solver::Techniques;
+use crate::search::solver::{self, Techniques};
 use crate::search::{
     tt, Algorithm, Bounds, Ordering, Quiescence, Replacement, TieBreak, TtSpec, Variant,
 };
@@ -635,21 +635,42 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                         } else {
                             depths.clone()
                         };
+                        // What the solver does not use is dropped, not multiplied: the root's
+                        // tie-break, iterative deepening and quiescence. Its table is the
+                        // experiment's (`[search.tt]`), else its own default, and none
+                        // without the `tt` technique.
+                        let solve = algorithm == Algorithm::Solve;
+                        let (run_ties, run_iteratives, run_quiescences) = if solve {
+                            (
+                                &[TieBreak::First][..],
+                                &[false][..],
+                                &[Quiescence::off()][..],
+                            )
+                        } else {
+                            (&ties[..], &iteratives[..], &quiescences[..])
+                        };
+                        let tts: Vec<Option<TtSpec>> = match solver {
+                            Some(t) if t.tt => {
+                                let mut v: Vec<Option<TtSpec>> = Vec::new();
+                                for tt in &tt_grid {
+                                    let spec = tt.unwrap_or_else(solver::default_table);
+                                    if !v.contains(&Some(spec)) {
+                                        v.push(Some(spec));
+                                    }
+                                }
+                                v
+                            }
+                            // The table serves alpha-beta (and the solver's `tt`) only: other
+                            // algorithms run once, without it.
+                            _ if algorithm.prunes() => tt_grid.clone(),
+                            _ => vec![None],
+                        };
                         for &depth in &ds {
                             for (ordering, &tie_break, &iterative, tt) in orderings
                                 .iter()
-                                .flat_map(|o| ties.iter().map(move |t| (o, t)))
-                                .flat_map(|(o, t)| iteratives.iter().map(move |i| (o, t, i)))
-                                .flat_map(|(o, t, i)| {
-                                    // The table serves alpha-beta only: other algorithms run once,
-                                    // without it.
-                                    let tts: &[Option<TtSpec>] = if algorithm.prunes() {
-                                        &tt_grid
-                                    } else {
-                                        &[None]
-                                    };
-                                    tts.iter().map(move |tt| (o, t, i, *tt))
-                                })
+                                .flat_map(|o| run_ties.iter().map(move |t| (o, t)))
+                                .flat_map(|(o, t)| run_iteratives.iter().map(move |i| (o, t, i)))
+                                .flat_map(|(o, t, i)| tts.iter().map(move |tt| (o, t, i, *tt)))
                             {
                                 {
                                     let mut run = Run {
@@ -673,7 +694,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                         solver,
                                         expected: *expected,
                                     };
-                                    for &q in &quiescences {
+                                    for &q in run_quiescences {
                                         run.quiescence = q;
                                         let n = if run.uses_randomness() { reps } else { 1 };
                                         for rep in 0..n {

@@ -133,6 +133,15 @@ impl fmt::Display for Techniques {
 /// positions store about 10^5 entries.
 pub const TABLE_ENTRIES: u64 = 1 << 18;
 
+/// The solver's table when the spec gives none: `TABLE_ENTRIES` entries, `always` replacement,
+/// 64-bit keys, correct bounds.
+pub fn default_table() -> TtSpec {
+    TtSpec {
+        replacement: Replacement::Always,
+        ..TtSpec::new(TABLE_ENTRIES)
+    }
+}
+
 /// The table of one solver: the harness's transposition table (`search::tt`) holding value
 /// bounds per exact key, emptied before each solve in time proportional to the previous
 /// solve's stores (the keys stored are recorded; a solve that stored more than a quarter of
@@ -249,10 +258,7 @@ impl<G: Game> Solver<G> {
         }
         spec.depth = root.max_remaining_plies();
         // The solver keeps its own table (below), not the searcher's.
-        let table_spec = spec.tt.take().unwrap_or(TtSpec {
-            replacement: Replacement::Always,
-            ..TtSpec::new(TABLE_ENTRIES)
-        });
+        let table_spec = spec.tt.take().unwrap_or_else(default_table);
         if tech.tt {
             tt::check_entries(table_spec.entries, table_spec.replacement)?;
         }
@@ -339,6 +345,14 @@ impl<G: Game> Solver<G> {
             }
         };
         self.search.counters.time_ns = start.elapsed().as_nanos() as u64;
+        // The table's occupancy (setup, outside the time): it was empty when the solve began.
+        if let Some(t) = &self.table {
+            self.search.counters.tt_occupancy = if t.overflow {
+                t.table.occupancy()
+            } else {
+                t.table.occupancy_of(&t.stored)
+            };
+        }
 
         let mut score = game.external_score(value);
         if weak {
@@ -540,6 +554,9 @@ mod tests {
         t.store(9, 20, Bound::Upper, Some((-4, 9)), 1, &mut c);
         assert_eq!(bounds(&t, 9), Some((9, Bound::Upper)));
         assert_eq!(c.tt_stores, 4);
+        // Counted from the keys stored, the occupancy is the whole table's.
+        assert_eq!(t.table.occupancy_of(&t.stored), 3);
+        assert_eq!(t.table.occupancy(), 3);
         t.reset();
         for k in [7, 8, 9] {
             assert_eq!(bounds(&t, k), None);

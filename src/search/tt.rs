@@ -297,6 +297,26 @@ impl Table {
         }
     }
 
+    /// Occupied entries in the buckets of `keys`, each bucket counted once: the occupancy of a
+    /// table that was empty before `keys` were stored, in time proportional to them.
+    pub fn occupancy_of(&self, keys: &[u64]) -> u64 {
+        let mut bases: Vec<usize> = keys
+            .iter()
+            .map(|&k| self.bucket(k & self.key_mask).0)
+            .collect();
+        bases.sort_unstable();
+        bases.dedup();
+        bases
+            .iter()
+            .map(|&b| {
+                self.slots[b..b + self.per]
+                    .iter()
+                    .filter(|e| e.occupied())
+                    .count() as u64
+            })
+            .sum()
+    }
+
     /// Occupied entries.
     pub fn occupancy(&self) -> u64 {
         self.slots.iter().filter(|e| e.occupied()).count() as u64
