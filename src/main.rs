@@ -92,8 +92,14 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             runner::check_table_memory(&plan, jobs)
                 .map_err(|e| runner::place_table_error(e, &file, &src))?;
             runner::prepare_output(&dir)?;
-            let mut manifest =
-                report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, jobs);
+            let mut manifest = report::manifest::Manifest::start(
+                &plan.name,
+                &file,
+                &src,
+                parsed.seed,
+                jobs,
+                plan.runs.len(),
+            );
             report::save_experiment(&dir, &src)?;
             manifest.write(&dir)?;
             let records = runner::run_plan(&plan, &dir, &runner::RunOptions { jobs, quiet })

@@ -66,6 +66,8 @@ fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
         variant: run.variant.unwrap_or(crate::search::Variant::FailSoft),
         depth: match run.depth {
             Depth::Plies(d) => d,
+            // A finished position has no plies left, whatever its board leaves empty.
+            Depth::Full if g.outcome().is_some() => 0,
             Depth::Full => g.max_remaining_plies(),
         },
         ordering: run.ordering.clone(),

@@ -39,8 +39,15 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// The manifest at the start of a run.
-    pub fn start(experiment: &str, file: &Path, src: &str, seed: u64, jobs: usize) -> Manifest {
+    /// The manifest at the start of a run of `runs` runs on `jobs` threads (0: one per core).
+    pub fn start(
+        experiment: &str,
+        file: &Path,
+        src: &str,
+        seed: u64,
+        jobs: usize,
+        runs: usize,
+    ) -> Manifest {
         let threads = if jobs == 0 {
             std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -48,6 +55,8 @@ impl Manifest {
         } else {
             jobs
         };
+        // No more run at once than there are runs.
+        let threads = threads.min(runs.max(1));
         Manifest {
             experiment: experiment.to_string(),
             experiment_file: file.display().to_string(),

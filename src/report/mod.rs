@@ -177,7 +177,8 @@ pub fn resolve_layout(
                     src,
                     sp.span(),
                     format!(
-                        "[report] pool = `{p}`: also the x axis, a series or a facet column; a column is pooled over or plotted, not both"
+                        "[report] pool = `{p}`: also the x axis{}, a series or a facet column; a column is pooled over or plotted, not both (allowed: a parameter column that is none of these)",
+                        if r.x.is_none() && *p == x { " (x defaults to depth; set x to another column)" } else { "" }
                     ),
                 ));
             }

@@ -343,7 +343,8 @@ impl<G: Game> Searcher<G> {
     /// Runs the search the spec describes from `game` (which is restored afterwards).
     pub fn run(&mut self, game: &mut G) -> SearchResult<G::Move> {
         self.start = Instant::now();
-        if !self.spec.iterative {
+        // Depth 0 (a finished position searched to its end) has no iterations 1..d: one look.
+        if !self.spec.iterative || self.spec.depth == 0 {
             let value = self.search_depth(game, self.spec.depth);
             return self.finish(value);
         }
