@@ -110,6 +110,40 @@ pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String>
 }
 
 /// The table `harness theory` prints: aligned text, or CSV.
+/// The count sum of b^e over `exps`, minus `minus`, as text: exact while it fits in 128 bits,
+/// else in scientific notation with 7 significant digits (`1.111111e20`); and its log10.
+fn count_text(b: u64, exps: &[u32], minus: u128) -> (String, f64) {
+    let exact = exps
+        .iter()
+        .try_fold(0u128, |acc, &e| {
+            (b as u128).checked_pow(e).and_then(|t| acc.checked_add(t))
+        })
+        .and_then(|s| s.checked_sub(minus));
+    let lb = (b as f64).log10();
+    let top = exps.iter().copied().max().unwrap_or(0);
+    // Relative to the largest term, so that no power overflows; `minus` is then negligible.
+    let rel: f64 = exps
+        .iter()
+        .map(|&e| 10f64.powf((e as f64 - top as f64) * lb))
+        .sum();
+    let log = top as f64 * lb + rel.log10();
+    match exact {
+        Some(v) => (v.to_string(), (v as f64).log10()),
+        None => (scientific(log), log),
+    }
+}
+
+/// 10^`log` in scientific notation, 7 significant digits.
+fn scientific(log: f64) -> String {
+    let mut e = log.floor();
+    let mut m = 10f64.powf(log - e);
+    if format!("{m:.6}").starts_with("10") {
+        m /= 10.0;
+        e += 1.0;
+    }
+    format!("{m:.6}e{e:.0}")
+}
+
 pub fn table(rows: &[Prediction], csv: bool) -> String {
     let head = [
         "branching",
@@ -125,16 +159,35 @@ pub fn table(rows: &[Prediction], csv: bool) -> String {
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|p| {
+            let (b, d) = (p.branching, p.depth);
+            let half = |l: u32| [l.div_ceil(2), l / 2];
+            let (min_leaves, min_leaves_log) = count_text(b, &half(d), 1);
+            let levels: Vec<u32> = (0..=d).flat_map(half).collect();
+            let (min_nodes, _) = count_text(b, &levels, d as u128 + 1);
+            let (full_leaves, full_leaves_log) = count_text(b, &[d], 0);
+            let (full_nodes, _) = count_text(b, &(0..=d).collect::<Vec<_>>(), 0);
+            // A real-valued estimate: digits past f64's are not shown.
+            let pearl_leaves = if p.pearl_leaves < 1e15 {
+                format!("{:.1}", p.pearl_leaves)
+            } else {
+                scientific(d as f64 * p.pearl_r.log10())
+            };
+            let ratio_log = min_leaves_log - full_leaves_log;
+            let ratio = if ratio_log >= -3.0 {
+                format!("{:.6}", 10f64.powf(ratio_log))
+            } else {
+                scientific(ratio_log)
+            };
             vec![
-                p.branching.to_string(),
-                p.depth.to_string(),
-                format!("{:.0}", p.minimal_leaves),
-                format!("{:.0}", p.minimal_nodes),
-                format!("{:.0}", p.full_leaves),
-                format!("{:.0}", p.full_nodes),
+                b.to_string(),
+                d.to_string(),
+                min_leaves,
+                min_nodes,
+                full_leaves,
+                full_nodes,
                 format!("{:.6}", p.pearl_r),
-                format!("{:.1}", p.pearl_leaves),
-                format!("{:.6}", p.minimal_leaves / p.full_leaves),
+                pearl_leaves,
+                ratio,
             ]
         })
         .collect();
@@ -299,5 +352,27 @@ mod tests {
             assert!((e - b as f64).abs() < 1e-9, "b{b} d{d}: {e}");
         }
         assert_eq!(equivalent_branching(5.0, 0), None);
+    }
+}
+
+#[cfg(test)]
+mod exact_text {
+    use super::*;
+
+    /// Counts past f64's 53 bits are printed exactly while they fit in 128 bits, and past
+    /// that in scientific notation, never as `inf` or `NaN`.
+    #[test]
+    fn big_counts_print_exactly_or_in_scientific_notation() {
+        let t = table(&[predict(10, 20), predict(1000, 1000)], true);
+        let rows: Vec<Vec<&str>> = t.lines().skip(1).map(|l| l.split(',').collect()).collect();
+        assert_eq!(rows[0][4], "100000000000000000000");
+        assert_eq!(rows[0][5], "111111111111111111111");
+        assert_eq!(rows[0][2], "19999999999");
+        assert_eq!(rows[1][4], "1.000000e3000");
+        assert_eq!(rows[1][2], "2.000000e1500");
+        assert!(!t.contains("inf") && !t.contains("NaN"), "{t}");
+        // Small trees: the published counts (b = 2, d = 4: 7 and 18; 16 and 31).
+        let small = table(&[predict(2, 4)], true);
+        assert!(small.contains("\n2,4,7,18,16,31,1.618034,"), "{small}");
     }
 }
