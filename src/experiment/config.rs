@@ -80,15 +80,22 @@ pub enum ChartKind {
     NodesVsTable,
     /// Quiescence nodes (qnodes) vs x (log y), next to the main-search nodes.
     Qnodes,
+    /// Percent of runs whose root value differs from the same search without a table
+    /// (`value_wrong`; needs `[search.tt] reference = true`).
+    ValueWrong,
+    /// Percent of runs whose move is worse than the best (`move_wrong`; likewise).
+    MoveWrong,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 5] = [
+    pub const ALL: [ChartKind; 7] = [
         ChartKind::Nodes,
         ChartKind::Ebf,
         ChartKind::RatioToMinimal,
         ChartKind::NodesVsTable,
         ChartKind::Qnodes,
+        ChartKind::ValueWrong,
+        ChartKind::MoveWrong,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -97,6 +104,16 @@ impl ChartKind {
             ChartKind::RatioToMinimal => "ratio-to-minimal",
             ChartKind::NodesVsTable => "nodes-vs-table",
             ChartKind::Qnodes => "qnodes",
+            ChartKind::ValueWrong => "value-wrong",
+            ChartKind::MoveWrong => "move-wrong",
+        }
+    }
+    /// The runs.csv column a `value-wrong` or `move-wrong` chart plots.
+    pub fn wrong_column(self) -> Option<&'static str> {
+        match self {
+            ChartKind::ValueWrong => Some("value_wrong"),
+            ChartKind::MoveWrong => Some("move_wrong"),
+            _ => None,
         }
     }
 }

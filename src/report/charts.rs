@@ -281,6 +281,15 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             ));
             continue;
         }
+        if let Some(col) = kind.wrong_column() {
+            if !s.groups.iter().any(|g| g.stat(s, col).is_some()) {
+                skipped.push(format!(
+                    "`{}`: no run has a {col} (runs with a table and `[search.tt] reference = true` have one)",
+                    kind.name()
+                ));
+                continue;
+            }
+        }
         if kind == ChartKind::Ebf && !s.counters.iter().any(|c| c == "ebf") {
             skipped.push(format!("`{}`: runs.csv has no ebf column", kind.name()));
             continue;
@@ -447,6 +456,14 @@ fn chart_for(
                 g.stat(s, "nodes").map(|st| (st.mean, st.min, st.max))
             }
             ChartKind::Ebf => g.stat(s, "ebf").map(|st| (st.mean, st.min, st.max)),
+            ChartKind::ValueWrong | ChartKind::MoveWrong => {
+                // A share of runs: the mean of a 0/1 column, in percent.
+                let col = kind.wrong_column().expect("a wrong-value chart");
+                g.stat(s, col).map(|st| {
+                    let p = 100.0 * st.mean;
+                    (p, p, p)
+                })
+            }
             ChartKind::Qnodes => g
                 .stat(s, "qnodes")
                 .filter(|st| st.max > 0.0)
@@ -573,7 +590,10 @@ fn chart_for(
             TheoryKind::Pearl,
             format!("Pearl R*(b): random order, asymptotic{of_b}"),
         )],
-        ChartKind::RatioToMinimal | ChartKind::Qnodes => vec![],
+        ChartKind::RatioToMinimal
+        | ChartKind::Qnodes
+        | ChartKind::ValueWrong
+        | ChartKind::MoveWrong => vec![],
     };
     for (tk, name) in lines {
         let name = name.as_str();
@@ -685,7 +705,7 @@ fn chart_for(
         });
     let log_y = match kind {
         ChartKind::Nodes | ChartKind::NodesVsTable | ChartKind::Qnodes => true,
-        ChartKind::Ebf => false,
+        ChartKind::Ebf | ChartKind::ValueWrong | ChartKind::MoveWrong => false,
         ChartKind::RatioToMinimal => ymin > 0.0 && ymax / ymin > 30.0,
     };
     let log_x = (kind == ChartKind::NodesVsTable || layout.x_scale == Some(XScale::Log))
@@ -698,6 +718,8 @@ fn chart_for(
         ChartKind::RatioToMinimal => "Nodes relative to the minimal tree",
         ChartKind::NodesVsTable => "Nodes vs transposition-table size",
         ChartKind::Qnodes => "Quiescence nodes",
+        ChartKind::ValueWrong => "Wrong root values",
+        ChartKind::MoveWrong => "Wrong moves",
     };
     let mut title = layout
         .titles
@@ -721,6 +743,8 @@ fn chart_for(
         }
         ChartKind::Ebf => "effective branching factor nodes^(1/max_ply)".into(),
         ChartKind::Qnodes => "quiescence nodes (qnodes, log scale)".into(),
+        ChartKind::ValueWrong => "runs whose root value is wrong (%)".into(),
+        ChartKind::MoveWrong => "runs whose move is worse than the best (%)".into(),
         ChartKind::RatioToMinimal => ratio_y_title(log_y),
     };
     let stem = if facet.is_empty() {
@@ -1173,6 +1197,9 @@ pub fn draw<DB: DrawingBackend>(
     let budget = c.series.iter().flat_map(|s| &s.points).any(|p| p.budget);
     let (y0, y1) = if c.log_y {
         (ymin / 2.0, ymax * if budget { 5.0 } else { 2.0 })
+    } else if c.kind.wrong_column().is_some() {
+        // Percent of runs: from 0, and room above a chart of zeros.
+        (0.0, (ymax * 1.12).clamp(5.0, 105.0))
     } else {
         let pad = ((ymax - ymin) * 0.08).max(0.05 * ymax.abs()).max(1e-9);
         (

@@ -131,6 +131,8 @@ pub fn render(i: &Inputs) -> String {
             crate::experiment::config::ChartKind::Ebf => "ebf",
             crate::experiment::config::ChartKind::RatioToMinimal => "nodes / minimal",
             crate::experiment::config::ChartKind::Qnodes => "qnodes",
+            crate::experiment::config::ChartKind::ValueWrong => "% value wrong",
+            crate::experiment::config::ChartKind::MoveWrong => "% move wrong",
             _ => "nodes",
         };
         let series_name = if c.series_columns.is_empty() {
