@@ -664,3 +664,39 @@ fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
     run_exp(&exp, &out_dir).success();
     harness().arg("plot").arg(&out_dir).assert().success();
 }
+
+/// tt-bounds charts what it measures: the percent of runs whose root value is wrong, 0 for
+/// correct bounds and above 0 for naive-exact, in a chart and in report.md's table.
+#[test]
+fn tt_bounds_charts_its_wrong_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tt-bounds");
+    let dir = tmp.path().join("tt-bounds");
+    fs::create_dir(&dir).unwrap();
+    for f in ["runs.csv", "experiment.toml", "manifest.json"] {
+        fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    harness().arg("plot").arg(&dir).assert().success();
+    for kind in ["value-wrong", "move-wrong"] {
+        assert!(dir
+            .join(format!("charts/{kind}-scale-win-loss.png"))
+            .exists());
+    }
+    let md = fs::read_to_string(dir.join("report.md")).unwrap();
+    let rows: Vec<Vec<&str>> = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| ordering, variant | tt_bounds | % value wrong mean"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), 8, "{md}");
+    for r in &rows {
+        let pct: f64 = r[3].parse().unwrap();
+        match r[2] {
+            "correct" => assert_eq!(pct, 0.0, "{r:?}"),
+            "naive-exact" => assert!(pct > 0.0, "{r:?}"),
+            other => panic!("{other}"),
+        }
+    }
+}
