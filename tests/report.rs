@@ -700,3 +700,28 @@ fn tt_bounds_charts_its_wrong_values() {
         }
     }
 }
+
+/// A ratio-to-minimal chart asked for on charts pooled over depth is not drawn, and report.md
+/// says why: pooling, not a missing branching factor.
+#[test]
+fn pooled_depth_names_why_ratio_to_minimal_is_missing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("e.toml");
+    fs::write(
+        &exp,
+        "name = \"pl\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\", \"0,4\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = \"full\"\n[report]\nx = \"ordering\"\npool = \"depth\"\ncharts = [\"nodes\", \"ratio-to-minimal\"]\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&exp)
+        .assert()
+        .success();
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("`ratio-to-minimal`: the charts pool over depth"),
+        "{md}"
+    );
+}

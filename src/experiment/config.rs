@@ -692,7 +692,7 @@ fn plain_words(msg: &str) -> String {
         ("expected f64", "expected a number"),
         (
             "number too large to fit in target type",
-            "number too large for this key (see its allowed range in the README)",
+            "number too large for this key (the README's Limits list the ranges)",
         ),
     ] {
         out = out.replace(from, to);

@@ -262,6 +262,16 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             },
             _ => layout.x.clone(),
         };
+        if kind == ChartKind::RatioToMinimal
+            && !has_theory
+            && layout.pool.iter().any(|p| p == "depth")
+        {
+            skipped.push(format!(
+                "`{}`: the charts pool over depth, and a minimal tree is for one depth; summary.csv has `theory_nodes_over_minimal` per group, unpooled",
+                kind.name()
+            ));
+            continue;
+        }
         if kind == ChartKind::RatioToMinimal && !has_theory {
             skipped.push(format!(
                 "`{}`: no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)",
