@@ -725,3 +725,57 @@ fn pooled_depth_names_why_ratio_to_minimal_is_missing() {
         "{md}"
     );
 }
+
+/// `[report] point`, `whiskers` and `labels` reach the charts: geometric means in report.md's
+/// table, a renamed series, and the table keeps min and max without whiskers.
+#[test]
+fn report_point_whiskers_and_labels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("e.toml");
+    fs::write(
+        &exp,
+        "name = \"pw\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\", \"0,4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 3\nordering = [\"natural\", \"static\"]\n[report]\npoint = \"geomean\"\nwhiskers = \"none\"\nlabels = { static = \"by centre and corners\" }\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&exp)
+        .assert()
+        .success();
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("| ordering | depth | nodes geomean | min | max |"),
+        "{md}"
+    );
+    assert!(md.contains("| by centre and corners | 3 |"), "{md}");
+    assert!(md.contains("no whiskers"), "{md}");
+    // The geometric mean of the two positions' node counts, and their min and max.
+    let runs = fs::read_to_string(out.join("runs.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(runs.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let (o, n) = (
+        h.iter().position(|c| c == "ordering").unwrap(),
+        h.iter().position(|c| c == "nodes").unwrap(),
+    );
+    let nodes: Vec<f64> = rdr
+        .records()
+        .map(|r| r.unwrap())
+        .filter(|r| &r[o] == "static")
+        .map(|r| r[n].parse().unwrap())
+        .collect();
+    let g = (nodes[0] * nodes[1]).sqrt();
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| by centre and corners | 3 |"))
+        .unwrap();
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    let shown: f64 = cells[3].parse().unwrap();
+    assert!((shown - g).abs() < 1e-3 * g, "{row} vs {g}");
+    let (lo, hi) = (nodes[0].min(nodes[1]), nodes[0].max(nodes[1]));
+    assert_eq!(
+        (cells[4], cells[5]),
+        (lo.to_string().as_str(), hi.to_string().as_str())
+    );
+}

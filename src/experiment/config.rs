@@ -55,6 +55,40 @@ pub struct ReportSection {
     /// How a numeric x axis is spaced: `linear` (default; log for table sizes), `log`, or
     /// `category` (evenly, one tick per value: key bits 8, 9, ..., 64).
     pub x_scale: Option<XScale>,
+    /// The statistic a point shows: `mean` (default), `geomean` or `median` of the group's
+    /// runs (geomean and median resist one big position in a pooled group).
+    pub point: Option<PointStat>,
+    /// The whiskers around a point: `min-max` (default) or `none`.
+    pub whiskers: Option<Whiskers>,
+    /// Legend names for series labels: `labels = { "win-check+tt" = "no null-window" }`.
+    pub labels: Option<std::collections::BTreeMap<String, String>>,
+}
+
+/// `[report] point`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PointStat {
+    Mean,
+    Geomean,
+    Median,
+}
+
+impl PointStat {
+    pub fn name(self) -> &'static str {
+        match self {
+            PointStat::Mean => "mean",
+            PointStat::Geomean => "geomean",
+            PointStat::Median => "median",
+        }
+    }
+}
+
+/// `[report] whiskers`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Whiskers {
+    MinMax,
+    None,
 }
 
 /// `[report] x_scale`.

@@ -25,7 +25,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::summary::{cmp_values, fmt_num, Group, Summary, BRANCHING_COLUMN};
 use super::table::numeric;
 use crate::error::{Error, Result};
-use crate::experiment::config::{ChartKind, TheoryKind, XScale};
+use crate::experiment::config::{ChartKind, PointStat, TheoryKind, Whiskers, XScale};
 
 /// The embedded font (DejaVu Sans; licence in assets/fonts/DejaVuSans-LICENSE.txt).
 static FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
@@ -67,6 +67,11 @@ pub struct Layout {
     pub title: Option<String>,
     pub titles: BTreeMap<ChartKind, String>,
     pub theory: Vec<TheoryKind>,
+    /// The statistic a point shows (`[report] point`).
+    pub point: PointStat,
+    pub whiskers: Whiskers,
+    /// Legend names of series labels (`[report] labels`).
+    pub labels: BTreeMap<String, String>,
 }
 
 /// One plotted point: the mean and its min-max range.
@@ -108,6 +113,9 @@ pub struct Chart {
     pub theory: Vec<Series>,
     pub log_x: bool,
     pub log_y: bool,
+    /// Min-max whiskers drawn (`[report] whiskers`); the table in report.md has min and max
+    /// either way.
+    pub whiskers: bool,
     /// Category labels when x is not numeric (x = index).
     pub categories: Option<Vec<String>>,
     /// The column names on the x axis and in the series labels, for report.md.
@@ -460,12 +468,20 @@ fn chart_for(
     groups: &[&Group],
 ) -> Option<Chart> {
     // The x values of this facet.
+    // The point (`[report] point`; a geometric mean of a group with a 0 falls back to its
+    // median) and its whiskers.
+    let point = |st: &crate::report::stats::Stats| -> (f64, f64, f64) {
+        let y = match layout.point {
+            PointStat::Mean => st.mean,
+            PointStat::Geomean => st.geomean.unwrap_or(st.median),
+            PointStat::Median => st.median,
+        };
+        (y, st.min, st.max)
+    };
     let y_of = |g: &Group| -> Option<(f64, f64, f64)> {
         match kind {
-            ChartKind::Nodes | ChartKind::NodesVsTable => {
-                g.stat(s, "nodes").map(|st| (st.mean, st.min, st.max))
-            }
-            ChartKind::Ebf => g.stat(s, "ebf").map(|st| (st.mean, st.min, st.max)),
+            ChartKind::Nodes | ChartKind::NodesVsTable => g.stat(s, "nodes").map(point),
+            ChartKind::Ebf => g.stat(s, "ebf").map(point),
             ChartKind::ValueWrong | ChartKind::MoveWrong => {
                 // A share of runs: the mean of a 0/1 column, in percent.
                 let col = kind.wrong_column().expect("a wrong-value chart");
@@ -474,10 +490,7 @@ fn chart_for(
                     (p, p, p)
                 })
             }
-            ChartKind::Qnodes => g
-                .stat(s, "qnodes")
-                .filter(|st| st.max > 0.0)
-                .map(|st| (st.mean, st.min, st.max)),
+            ChartKind::Qnodes => g.stat(s, "qnodes").filter(|st| st.max > 0.0).map(point),
             ChartKind::RatioToMinimal => {
                 let th = g.theory.as_ref()?;
                 let st = g.stat(s, "nodes")?;
@@ -547,6 +560,7 @@ fn chart_for(
                 l => l,
             }
         };
+        let label = layout.labels.get(&label).cloned().unwrap_or(label);
         let xv = g.param(s, x).unwrap_or("").to_string();
         let p = Point {
             x: xpos(&xv),
@@ -773,6 +787,7 @@ fn chart_for(
         theory,
         log_x,
         log_y,
+        whiskers: layout.whiskers == Whiskers::MinMax,
         categories: (!numeric_x).then(|| {
             xs.iter()
                 .map(|v| {
@@ -1171,7 +1186,12 @@ pub fn draw<DB: DrawingBackend>(
     for p in all {
         xmin = xmin.min(p.x);
         xmax = xmax.max(p.x);
-        for y in [p.lo, p.hi, p.y] {
+        let ys = if c.whiskers {
+            [p.lo, p.hi, p.y]
+        } else {
+            [p.y; 3]
+        };
+        for y in ys {
             if !c.log_y || y > 0.0 {
                 ymin = ymin.min(y);
                 ymax = ymax.max(y);
@@ -1374,7 +1394,7 @@ pub fn draw<DB: DrawingBackend>(
                     .map_err(e)?;
                 let cap = 0.05 * step;
                 for p in &s.points {
-                    if p.hi > p.lo {
+                    if c.whiskers && p.hi > p.lo {
                         let x = shift(p.x, d);
                         let st = col.stroke_width(2);
                         // A minimum of 0 has no place on a log axis: the bar runs down to
@@ -1657,6 +1677,7 @@ mod tests {
             theory: vec![],
             log_x: false,
             log_y: true,
+            whiskers: true,
             categories: Some(labels.iter().map(|l| l.to_string()).collect()),
             x_column: "solver".into(),
             series_columns: vec![],

@@ -96,9 +96,19 @@ pub fn render(i: &Inputs) -> String {
         .charts
         .iter()
         .any(|c| c.theory.iter().any(|t| !t.label.starts_with(NO_TABLE)));
+    use crate::experiment::config::{PointStat, Whiskers};
+    let point = match i.layout.point {
+        PointStat::Mean => "means",
+        PointStat::Geomean => "geometric means (medians where a run counted 0)",
+        PointStat::Median => "medians",
+    };
+    let whiskers = match i.layout.whiskers {
+        Whiskers::MinMax => "whiskers span min to max",
+        Whiskers::None => "no whiskers",
+    };
     let _ = writeln!(
         m,
-        "Points are means over the group's positions and repetitions; whiskers span min to max.{}\n",
+        "Points are {point} over the group's positions and repetitions (ratio-to-minimal and wrong-value points: means); {whiskers}.{}\n",
         if theory_lines {
             " Dashed lines are theory for the group's branching factor b (see Measured vs predicted)."
         } else {
@@ -142,10 +152,16 @@ pub fn render(i: &Inputs) -> String {
         };
         let _ = writeln!(
             m,
-            "| {} | {} | {} mean | min | max |\n|---|---:|---:|---:|---:|",
+            "| {} | {} | {} {} | min | max |\n|---|---:|---:|---:|---:|",
             cell(&series_name),
             cell(&c.x_column),
-            yname
+            yname,
+            match c.kind {
+                crate::experiment::config::ChartKind::RatioToMinimal
+                | crate::experiment::config::ChartKind::ValueWrong
+                | crate::experiment::config::ChartKind::MoveWrong => "mean",
+                _ => i.layout.point.name(),
+            }
         );
         for s in &c.series {
             for p in &s.points {

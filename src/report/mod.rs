@@ -204,6 +204,13 @@ pub fn resolve_layout(
         facet,
         pool,
         x_scale: r.x_scale,
+        point: r
+            .point
+            .unwrap_or(crate::experiment::config::PointStat::Mean),
+        whiskers: r
+            .whiskers
+            .unwrap_or(crate::experiment::config::Whiskers::MinMax),
+        labels: r.labels.clone().unwrap_or_default(),
         full_depth: false,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
