@@ -3,6 +3,8 @@
 //! against the benchmark sets' listed scores and against plain alpha-beta on small boards;
 //! position sources; and bad input on the command line (exit 2, file, line and move named).
 
+mod common;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -541,27 +543,15 @@ fn bad_board_sizes_are_named_as_written() {
 /// quiescence) do not multiply its runs.
 #[test]
 fn solver_runs_report_their_table_and_drop_what_they_do_not_use() {
-    let tmp = tempfile::tempdir().unwrap();
     let body = |tt: &str| {
         format!(
             "name = \"t\"\nseed = 5\n[game]\nkind = \"connect4\"\npositions = [\"5554224333234511764415115\", \"7422341735647741166133573473242566\"]\n[search]\nalgorithm = \"solve\"\nordering = \"threats+center-out\"\nsolver = [\"all\", \"null-window+win-check\"]\ntie_break = [\"first\", \"random\"]\niterative = [false, true]\nquiescence = {{ enabled = [false, true] }}\nrepetitions = 3\n{tt}"
         )
     };
     for (tt, entries) in [("", 1u64 << 18), ("[search.tt]\nentries = 4096\n", 4096)] {
-        let exp = write_experiment(tmp.path(), &body(tt));
-        let (file, src) = harness::experiment::config::load(&exp).unwrap();
-        let plan = harness::experiment::plan::build(&exp, &src, &file).unwrap();
+        let records = common::run_records(&body(tt));
         // 2 positions × 2 technique sets, nothing else multiplied.
-        assert_eq!(plan.runs.len(), 4);
-        let records = harness::experiment::runner::run_plan(
-            &plan,
-            &tmp.path().join("out"),
-            &harness::experiment::runner::RunOptions {
-                jobs: 1,
-                quiet: true,
-            },
-        )
-        .unwrap();
+        assert_eq!(records.len(), 4);
         for r in &records {
             let c = &r.counters;
             let uses_table = r.run.solver.unwrap().tt;

@@ -2,6 +2,8 @@
 //! every position of three heaps up to 7 and four heaps up to 4, through the Game trait, and
 //! the harness's searches agree with it.
 
+mod common;
+
 use std::collections::HashMap;
 
 use harness::games::nim::Nim;
@@ -120,23 +122,11 @@ fn misere_play_reverses_only_the_endgame() {
 /// when alpha-beta pruned every line that long (its deepest ply entered is then 7).
 #[test]
 fn theory_depth_is_the_games_length_not_the_deepest_ply_searched() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
-    std::fs::write(
-        &file,
+    let (_tmp, out) = common::harness_run_text(
         "name = \"theory-depth\"\nseed = 7\n[game]\nkind = \"nim\"\nmisere = true\n\
          positions = [\"1,3,4\", \"2,2,4\"]\n[search]\nalgorithm = \"alphabeta\"\n\
          depth = \"full\"\nordering = \"random\"\nrepetitions = 10\n",
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    assert_cmd::Command::cargo_bin("harness")
-        .unwrap()
-        .args(["run", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&file)
-        .assert()
-        .success();
+    );
     let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
     let head = rd.headers().unwrap().clone();
     let col = |name: &str| head.iter().position(|h| h == name).unwrap();

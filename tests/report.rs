@@ -705,20 +705,9 @@ fn tt_bounds_charts_its_wrong_values() {
 /// says why: pooling, not a missing branching factor.
 #[test]
 fn pooled_depth_names_why_ratio_to_minimal_is_missing() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("e.toml");
-    fs::write(
-        &exp,
+    let (_tmp, out) = common::harness_run_text(
         "name = \"pl\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\", \"0,4\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = \"full\"\n[report]\nx = \"ordering\"\npool = \"depth\"\ncharts = [\"nodes\", \"ratio-to-minimal\"]\n",
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&exp)
-        .assert()
-        .success();
+    );
     let md = fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         md.contains("`ratio-to-minimal`: the charts pool over depth"),
@@ -730,20 +719,9 @@ fn pooled_depth_names_why_ratio_to_minimal_is_missing() {
 /// table, a renamed series, and the table keeps min and max without whiskers.
 #[test]
 fn report_point_whiskers_and_labels() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("e.toml");
-    fs::write(
-        &exp,
+    let (_tmp, out) = common::harness_run_text(
         "name = \"pw\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\", \"0,4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 3\nordering = [\"natural\", \"static\"]\n[report]\npoint = \"geomean\"\nwhiskers = \"none\"\nlabels = { static = \"by centre and corners\" }\n",
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&exp)
-        .assert()
-        .success();
+    );
     let md = fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
         md.contains("| ordering | depth | nodes geomean | min | max |"),

@@ -281,24 +281,9 @@ fn random_tie_break_is_seeded_and_picks_among_equal_moves() {
 /// the game's result, with or without iterative deepening and a table.
 #[test]
 fn depth_full_on_a_finished_position_is_zero_plies() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("e.toml");
-    std::fs::write(
-        &exp,
+    let records = common::run_records(
         "name = \"fin\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"xxxoo....\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = \"full\"\niterative = [false, true]\n[search.tt]\nenabled = [false, true]\n",
-    )
-    .unwrap();
-    let (file, src) = harness::experiment::config::load(&exp).unwrap();
-    let plan = harness::experiment::plan::build(&exp, &src, &file).unwrap();
-    let records = harness::experiment::runner::run_plan(
-        &plan,
-        &tmp.path().join("out"),
-        &harness::experiment::runner::RunOptions {
-            jobs: 1,
-            quiet: true,
-        },
-    )
-    .unwrap();
+    );
     assert_eq!(records.len(), 6);
     for r in &records {
         // X has three in a row and O is to move: a loss for the side to move.

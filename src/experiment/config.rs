@@ -142,6 +142,14 @@ impl ChartKind {
             ChartKind::MoveWrong => "move-wrong",
         }
     }
+    /// Whether its points show `[report] point` (mean, geomean or median) of a counter;
+    /// ratio-to-minimal and the wrong-value charts show means.
+    pub fn shows_point_stat(self) -> bool {
+        !matches!(
+            self,
+            ChartKind::RatioToMinimal | ChartKind::ValueWrong | ChartKind::MoveWrong
+        )
+    }
     /// The runs.csv column a `value-wrong` or `move-wrong` chart plots.
     pub fn wrong_column(self) -> Option<&'static str> {
         match self {

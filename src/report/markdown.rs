@@ -156,11 +156,10 @@ pub fn render(i: &Inputs) -> String {
             cell(&series_name),
             cell(&c.x_column),
             yname,
-            match c.kind {
-                crate::experiment::config::ChartKind::RatioToMinimal
-                | crate::experiment::config::ChartKind::ValueWrong
-                | crate::experiment::config::ChartKind::MoveWrong => "mean",
-                _ => i.layout.point.name(),
+            if c.kind.shows_point_stat() {
+                i.layout.point.name()
+            } else {
+                "mean"
             }
         );
         for s in &c.series {

@@ -31,15 +31,23 @@ pub fn full_nodes_real(b: f64, d: u32) -> f64 {
     (0..=d).map(|l| b.powi(l as i32)).sum()
 }
 
+/// A tree count as `harness theory` writes it: exact while it fits in 128 bits, else in
+/// scientific notation with 7 significant digits (`1.111111e20`); and its log10.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Count {
+    pub text: String,
+    pub log10: f64,
+}
+
 /// One row of `harness theory`: the predictions for a uniform tree of branching b, depth d.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Prediction {
     pub branching: u64,
     pub depth: u32,
-    pub minimal_leaves: f64,
-    pub minimal_nodes: f64,
-    pub full_leaves: f64,
-    pub full_nodes: f64,
+    pub minimal_leaves: Count,
+    pub minimal_nodes: Count,
+    pub full_leaves: Count,
+    pub full_nodes: Count,
     /// Pearl's asymptotic branching factor R*(b).
     pub pearl_r: f64,
     /// R*(b)^d: the order of magnitude of the leaves random ordering reads (asymptotically,
@@ -65,15 +73,24 @@ pub fn equivalent_branching(nodes: f64, d: u32) -> Option<f64> {
     Some(0.5 * (lo + hi))
 }
 
+/// The exponents of level l's minimal-tree leaves: ceil(l/2) and floor(l/2).
+fn half(l: u32) -> [u32; 2] {
+    [l.div_ceil(2), l / 2]
+}
+
 pub fn predict(b: u64, d: u32) -> Prediction {
     let r = pearl_branching_factor(b as f64);
     Prediction {
         branching: b,
         depth: d,
-        minimal_leaves: minimal_leaves(b, d),
-        minimal_nodes: minimal_nodes(b, d),
-        full_leaves: full_leaves(b, d),
-        full_nodes: full_nodes(b, d),
+        minimal_leaves: count(b, &half(d), 1),
+        minimal_nodes: count(
+            b,
+            &(0..=d).flat_map(half).collect::<Vec<_>>(),
+            d as u128 + 1,
+        ),
+        full_leaves: count(b, &[d], 0),
+        full_nodes: count(b, &(0..=d).collect::<Vec<_>>(), 0),
         pearl_r: r,
         pearl_leaves: r.powi(d as i32),
     }
@@ -110,9 +127,8 @@ pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String>
 }
 
 /// The table `harness theory` prints: aligned text, or CSV.
-/// The count sum of b^e over `exps`, minus `minus`, as text: exact while it fits in 128 bits,
-/// else in scientific notation with 7 significant digits (`1.111111e20`); and its log10.
-fn count_text(b: u64, exps: &[u32], minus: u128) -> (String, f64) {
+/// The sum of b^e over `exps`, minus `minus`.
+fn count(b: u64, exps: &[u32], minus: u128) -> Count {
     let exact = exps
         .iter()
         .try_fold(0u128, |acc, &e| {
@@ -128,8 +144,14 @@ fn count_text(b: u64, exps: &[u32], minus: u128) -> (String, f64) {
         .sum();
     let log = top as f64 * lb + rel.log10();
     match exact {
-        Some(v) => (v.to_string(), (v as f64).log10()),
-        None => (scientific(log), log),
+        Some(v) => Count {
+            text: v.to_string(),
+            log10: (v as f64).log10(),
+        },
+        None => Count {
+            text: scientific(log),
+            log10: log,
+        },
     }
 }
 
@@ -160,19 +182,13 @@ pub fn table(rows: &[Prediction], csv: bool) -> String {
         .iter()
         .map(|p| {
             let (b, d) = (p.branching, p.depth);
-            let half = |l: u32| [l.div_ceil(2), l / 2];
-            let (min_leaves, min_leaves_log) = count_text(b, &half(d), 1);
-            let levels: Vec<u32> = (0..=d).flat_map(half).collect();
-            let (min_nodes, _) = count_text(b, &levels, d as u128 + 1);
-            let (full_leaves, full_leaves_log) = count_text(b, &[d], 0);
-            let (full_nodes, _) = count_text(b, &(0..=d).collect::<Vec<_>>(), 0);
             // A real-valued estimate: digits past f64's are not shown.
             let pearl_leaves = if p.pearl_leaves < 1e15 {
                 format!("{:.1}", p.pearl_leaves)
             } else {
                 scientific(d as f64 * p.pearl_r.log10())
             };
-            let ratio_log = min_leaves_log - full_leaves_log;
+            let ratio_log = p.minimal_leaves.log10 - p.full_leaves.log10;
             let ratio = if ratio_log >= -3.0 {
                 format!("{:.6}", 10f64.powf(ratio_log))
             } else {
@@ -181,10 +197,10 @@ pub fn table(rows: &[Prediction], csv: bool) -> String {
             vec![
                 b.to_string(),
                 d.to_string(),
-                min_leaves,
-                min_nodes,
-                full_leaves,
-                full_nodes,
+                p.minimal_leaves.text.clone(),
+                p.minimal_nodes.text.clone(),
+                p.full_leaves.text.clone(),
+                p.full_nodes.text.clone(),
                 format!("{:.6}", p.pearl_r),
                 pearl_leaves,
                 ratio,

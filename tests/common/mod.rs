@@ -47,3 +47,40 @@ pub fn reachable_tictactoe(scale: Scale) -> Vec<(TicTacToe, u32)> {
     walk(&mut TicTacToe::new(scale), 0, &mut HashSet::new(), &mut out);
     out
 }
+
+/// Writes the experiment `toml` to a temporary folder and runs it in-process (plan, then
+/// every run on one thread): the run records, in runs.csv order.
+pub fn run_records(toml: &str) -> Vec<harness::report::csv::RunRecord> {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    std::fs::write(&exp, toml).unwrap();
+    let (file, src) = harness::experiment::config::load(&exp).unwrap();
+    let plan = harness::experiment::plan::build(&exp, &src, &file).unwrap();
+    harness::experiment::runner::run_plan(
+        &plan,
+        &tmp.path().join("out"),
+        &harness::experiment::runner::RunOptions {
+            jobs: 1,
+            quiet: true,
+        },
+    )
+    .unwrap()
+}
+
+/// Writes the experiment `toml` to a temporary folder and runs `harness run --quiet --out`
+/// on it, which must succeed: the folder (kept alive by the returned guard) and the results
+/// folder in it.
+pub fn harness_run_text(toml: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    std::fs::write(&exp, toml).unwrap();
+    let out = tmp.path().join("out");
+    assert_cmd::Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&exp)
+        .assert()
+        .success();
+    (tmp, out)
+}
