@@ -757,3 +757,40 @@ fn report_point_whiskers_and_labels() {
         (lo.to_string().as_str(), hi.to_string().as_str())
     );
 }
+
+/// Categories, series and facets are drawn in the order the experiment file lists their
+/// values (a baseline listed first comes first), not sorted by name.
+#[test]
+fn charts_follow_the_order_the_file_lists() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"order\"\nseed = 1\n[game]\nkind = \"tictactoe\"\nscale = [\"win-loss\", \"depth-penalty\"]\npositions = [\"4\"]\n[search]\nalgorithm = \"alphabeta\"\nvariant = [\"fail-soft\", \"fail-hard\"]\ndepth = 2\nordering = [\"static\", \"natural\", \"killer\"]\n[report]\nx = \"ordering\"\nseries = \"variant\"\nfacet = \"scale\"\ncharts = [\"nodes\"]\n",
+    );
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    let at = |needle: &str| {
+        md.find(needle)
+            .unwrap_or_else(|| panic!("{needle} missing:\n{md}"))
+    };
+    // Facets: win-loss, then depth-penalty.
+    assert!(at("charts/nodes-scale-win-loss.png") < at("charts/nodes-scale-depth-penalty.png"));
+    // In each facet's table: the series fail-soft before fail-hard, and within each the
+    // orderings static, natural, killer.
+    let table =
+        &md[at("charts/nodes-scale-win-loss.png")..at("charts/nodes-scale-depth-penalty.png")];
+    let rows: Vec<(String, String)> = table
+        .lines()
+        .filter(|l| l.starts_with("| fail-"))
+        .map(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            (c[1].to_string(), c[2].to_string())
+        })
+        .collect();
+    let want: Vec<(String, String)> = ["fail-soft", "fail-hard"]
+        .iter()
+        .flat_map(|v| {
+            ["static", "natural", "killer"]
+                .iter()
+                .map(move |o| (v.to_string(), o.to_string()))
+        })
+        .collect();
+    assert_eq!(rows, want, "{table}");
+}

@@ -1,6 +1,7 @@
 //! Experiment files: TOML, parsed with serde (unknown keys rejected), validated with spans so
 //! every error names the file, the key, its line:column and what is allowed.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
@@ -28,6 +29,75 @@ pub struct ExperimentFile {
     /// `[report]`: which charts to draw and how (all keys optional).
     #[serde(default)]
     pub report: Option<ReportSection>,
+}
+
+impl ExperimentFile {
+    /// The values of each grid column of runs.csv in the order this file lists them (as
+    /// runs.csv writes them): charts put categories, series and facets in this order, so a
+    /// baseline listed first is drawn first. Columns of numbers are not listed (they sort as
+    /// numbers).
+    pub fn listed_values(&self) -> BTreeMap<String, Vec<String>> {
+        fn names<T>(v: &[T], name: impl Fn(&T) -> String) -> Vec<String> {
+            let mut out: Vec<String> = Vec::new();
+            for x in v {
+                let n = name(x);
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+            out
+        }
+        let mut m = BTreeMap::new();
+        let s = &self.search;
+        m.insert(
+            "algorithm".into(),
+            names(s.algorithm.values(), |a| a.0.name().into()),
+        );
+        if let Some(v) = &s.variant {
+            m.insert("variant".into(), names(v.values(), |a| a.0.name().into()));
+        }
+        if let Some(v) = &s.ordering {
+            m.insert("ordering".into(), names(v.values(), |o| o.0.to_string()));
+        }
+        if let Some(v) = &s.tie_break {
+            m.insert("tie_break".into(), names(v.values(), |t| t.0.name().into()));
+        }
+        if let Some(v) = &s.solver {
+            m.insert(
+                "solver".into(),
+                names(v.get_ref().values(), |t| t.0.to_string()),
+            );
+        }
+        if let Some(v) = &s.iterative {
+            m.insert("iterative".into(), names(v.values(), |b| b.to_string()));
+        }
+        if let Some(tt) = &s.tt {
+            if let Some(v) = &tt.enabled {
+                let on_off = |b: &bool| if *b { "on" } else { "off" }.to_string();
+                m.insert("tt".into(), names(v.values(), on_off));
+            }
+            if let Some(v) = &tt.replacement {
+                let v = v.get_ref().values();
+                m.insert("tt_replacement".into(), names(v, |r| r.0.name().into()));
+            }
+            if let Some(v) = &tt.bounds {
+                m.insert("tt_bounds".into(), names(v.values(), |b| b.0.name().into()));
+            }
+        }
+        if let Some(v) = &self.game.scale {
+            m.insert(
+                "scale".into(),
+                names(v.get_ref().values(), |x| x.0.name().into()),
+            );
+        }
+        if let Some(v) = &self.game.misere {
+            m.insert(
+                "misere".into(),
+                names(v.get_ref().values(), |b| b.to_string()),
+            );
+        }
+        m
+    }
 }
 
 /// `[report]`: the charts of summary.csv / report.md. Column names (`x`, `series`, `facet`)
@@ -65,9 +135,10 @@ pub struct ReportSection {
 }
 
 /// `[report] point`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PointStat {
+    #[default]
     Mean,
     Geomean,
     Median,
@@ -84,9 +155,10 @@ impl PointStat {
 }
 
 /// `[report] whiskers`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Whiskers {
+    #[default]
     MinMax,
     None,
 }

@@ -50,7 +50,7 @@ pub const NO_TABLE: &str = "no table";
 pub const TABLE_SIZE_COLUMNS: [&str; 4] = ["tt_entries", "tt_size", "tt_bits", "table_entries"];
 
 /// The resolved `[report]` settings.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Layout {
     pub charts: Vec<ChartKind>,
     /// Whether `charts` was given (then charts the data cannot support are reported missing).
@@ -72,6 +72,43 @@ pub struct Layout {
     pub whiskers: Whiskers,
     /// Legend names of series labels (`[report] labels`).
     pub labels: BTreeMap<String, String>,
+    /// Values of grid columns in the order the experiment file lists them
+    /// (`ExperimentFile::listed_values`): categories, series and facets follow it.
+    pub order: BTreeMap<String, Vec<String>>,
+}
+
+impl Layout {
+    /// Compares two values of `col`: in the order the experiment lists them, values it does
+    /// not list after those it does and among themselves by `other`.
+    fn cmp_in(
+        &self,
+        col: &str,
+        a: &str,
+        b: &str,
+        other: fn(&str, &str) -> std::cmp::Ordering,
+    ) -> std::cmp::Ordering {
+        let rank = |v: &str| {
+            self.order
+                .get(col)
+                .and_then(|l| l.iter().position(|x| x == v))
+        };
+        match (rank(a), rank(b)) {
+            (Some(i), Some(j)) => i.cmp(&j),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => other(a, b),
+        }
+    }
+
+    /// Series keys (values of `cols`) compared column by column, each in listed order, else
+    /// numbers as numbers.
+    fn cmp_keys(&self, cols: &[String], a: &[String], b: &[String]) -> std::cmp::Ordering {
+        cols.iter()
+            .zip(a.iter().zip(b))
+            .map(|(c, (x, y))| self.cmp_in(c, x, y, cmp_values))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
 }
 
 /// One plotted point: the mean and its min-max range.
@@ -354,22 +391,23 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
                 i += 1;
             }
         }
-        // Facets: one chart per distinct value tuple, in summary order.
-        let mut facets: Vec<(String, Vec<&Group>)> = Vec::new();
+        // Facets: one chart per distinct value tuple, in listed order.
+        let mut facets: Vec<(String, Vec<String>, Vec<&Group>)> = Vec::new();
         for g in &s.groups {
             let f = label_of(s, g, &layout.facet, true);
-            match facets.iter_mut().find(|(k, _)| *k == f) {
-                Some((_, v)) => v.push(g),
-                None => facets.push((f, vec![g])),
+            match facets.iter_mut().find(|(k, _, _)| *k == f) {
+                Some((_, _, v)) => v.push(g),
+                None => facets.push((f, key_of(s, g, &layout.facet), vec![g])),
             }
         }
-        for (facet, groups) in facets {
+        facets.sort_by(|a, b| layout.cmp_keys(&layout.facet, &a.1, &b.1));
+        for (facet, _, groups) in facets {
             if let Some(c) = chart_for(s, layout, kind, &x, &series, &facet, &groups) {
                 charts.push(c);
             }
         }
     }
-    assign_styles(&mut charts);
+    assign_styles(&mut charts, layout);
     // Facets of one figure share the ratio axis's scale: log for all when one needs it.
     if charts
         .iter()
@@ -389,7 +427,7 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
 /// with the same series columns, in legend order over all of them. A series keeps its look
 /// from chart to chart and facet to facet (a chart that leaves one out, as `qnodes` leaves out
 /// runs without quiescence, does not shift the others).
-fn assign_styles(charts: &mut [Chart]) {
+fn assign_styles(charts: &mut [Chart], layout: &Layout) {
     /// A series' identity: its key and label.
     type Id = (Vec<String>, String);
     let mut sets: Vec<(Vec<String>, Vec<Id>)> = Vec::new();
@@ -408,8 +446,12 @@ fn assign_styles(charts: &mut [Chart]) {
             }
         }
     }
-    for (_, ids) in &mut sets {
-        ids.sort_by(|a, b| cmp_keys(&a.0, &b.0).then_with(|| a.1.cmp(&b.1)));
+    for (cols, ids) in &mut sets {
+        ids.sort_by(|a, b| {
+            layout
+                .cmp_keys(cols, &a.0, &b.0)
+                .then_with(|| a.1.cmp(&b.1))
+        });
     }
     for c in charts.iter_mut() {
         let (_, ids) = sets
@@ -423,15 +465,6 @@ fn assign_styles(charts: &mut [Chart]) {
                 .expect("collected above");
         }
     }
-}
-
-/// Series keys compared column by column, numbers as numbers.
-fn cmp_keys(a: &[String], b: &[String]) -> std::cmp::Ordering {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| cmp_values(x, y))
-        .find(|o| o.is_ne())
-        .unwrap_or(std::cmp::Ordering::Equal)
 }
 
 fn ratio_y_title(log_y: bool) -> String {
@@ -506,7 +539,7 @@ fn chart_for(
         .filter(|g| !no_table(g) && y_of(g).is_some())
         .map(|g| g.param(s, x).unwrap_or("").to_string())
         .collect();
-    xs.sort_by(|a, b| cmp_natural(a, b));
+    xs.sort_by(|a, b| layout.cmp_in(x, a, b, cmp_natural));
     xs.dedup();
     let numeric_x =
         xs.iter().all(|v| numeric(v).is_some()) && layout.x_scale != Some(XScale::Category);
@@ -583,7 +616,7 @@ fn chart_for(
     if series.is_empty() {
         return None;
     }
-    series.sort_by(|a, b| cmp_keys(&a.key, &b.key));
+    series.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
     for q in &mut series {
         q.points.sort_by(|a, b| a.x.total_cmp(&b.x));
     }
@@ -1727,7 +1760,7 @@ mod tests {
         all.series = series(&["off", "on,checks", "on,plain"]);
         some.series = series(&["on,checks", "on,plain"]);
         let mut charts = vec![some, all];
-        assign_styles(&mut charts);
+        assign_styles(&mut charts, &Layout::default());
         let style = |c: &Chart, l: &str| c.series.iter().find(|s| s.label == l).unwrap().style;
         for l in ["on,checks", "on,plain"] {
             assert_eq!(style(&charts[0], l), style(&charts[1], l));

@@ -106,9 +106,17 @@ pub fn render(i: &Inputs) -> String {
         Whiskers::MinMax => "whiskers span min to max",
         Whiskers::None => "no whiskers",
     };
+    // Charts of a ratio or a share always show means: say so only where it differs.
+    let means_apart =
+        i.layout.point != PointStat::Mean && i.charts.iter().any(|c| !c.kind.shows_point_stat());
+    let aside = if means_apart {
+        " (ratio-to-minimal and wrong-value points: means)"
+    } else {
+        ""
+    };
     let _ = writeln!(
         m,
-        "Points are {point} over the group's positions and repetitions (ratio-to-minimal and wrong-value points: means); {whiskers}.{}\n",
+        "Points are {point} over the group's positions and repetitions{aside}; {whiskers}.{}\n",
         if theory_lines {
             " Dashed lines are theory for the group's branching factor b (see Measured vs predicted)."
         } else {

@@ -10,7 +10,7 @@ pub mod summary;
 pub mod table;
 pub mod theory;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -204,13 +204,10 @@ pub fn resolve_layout(
         facet,
         pool,
         x_scale: r.x_scale,
-        point: r
-            .point
-            .unwrap_or(crate::experiment::config::PointStat::Mean),
-        whiskers: r
-            .whiskers
-            .unwrap_or(crate::experiment::config::Whiskers::MinMax),
+        point: r.point.unwrap_or_default(),
+        whiskers: r.whiskers.unwrap_or_default(),
         labels: r.labels.clone().unwrap_or_default(),
+        order: BTreeMap::new(),
         full_depth: false,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
@@ -287,6 +284,9 @@ pub fn build(dir: &Path) -> Result<Built> {
     )?;
     // `depth = "full"` (the run key says so): depth is the plies left to the end of each
     // position, not a search parameter.
+    if let Some(e) = &exp {
+        layout.order = e.listed_values();
+    }
     layout.full_depth = t.col("run_key").is_some_and(|k| {
         t.rows
             .iter()
