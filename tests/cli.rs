@@ -150,6 +150,25 @@ fn unknown_key_names_the_key_and_allowed_keys() {
     );
 }
 
+/// `[[game]]` (an array of tables) is named as such, not as serde's "unknown variant `kind`".
+#[test]
+fn an_array_of_tables_is_named_as_one() {
+    bad(
+        "[game]",
+        "[[game]]",
+        &[
+            "exp.toml:4:1",
+            "`[[game]]` is an array of tables",
+            "write [game]",
+        ],
+    );
+    bad(
+        "[search]",
+        "[[search]]",
+        &["exp.toml:8:1", "`[[search]]`", "write [search]"],
+    );
+}
+
 #[test]
 fn unknown_game_algorithm_or_ordering_lists_what_is_allowed() {
     bad(

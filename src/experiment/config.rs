@@ -754,6 +754,21 @@ pub fn load(path: &Path) -> Result<(ExperimentFile, String)> {
 /// Parses an experiment file's text.
 pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
     toml::from_str::<ExperimentFile>(src).map_err(|e| {
+        // No section of an experiment is an array of tables. serde would read `[[game]]` as
+        // the table's fields in order and complain about a variant named `kind`: say what the
+        // file means instead.
+        if let Some(pos) = find_line(src, &|l| l.starts_with("[[")) {
+            let header = src[pos..].lines().next().unwrap_or("").trim();
+            let name = header.trim_start_matches('[').split(']').next().unwrap_or("").trim();
+            return at(
+                path,
+                src,
+                pos..pos,
+                format!(
+                    "`{header}` is an array of tables; an experiment has one [{name}] table: write [{name}], and list a grid's values inside it (e.g. kind = [\"tictactoe\", \"nim\"] in [game], ordering = [\"natural\", \"static\"] in [search])"
+                ),
+            );
+        }
         let msg = e
             .message()
             .trim()
