@@ -1614,8 +1614,17 @@ pub fn render_svg(c: &Chart) -> Result<String> {
         let root = SVGBackend::with_string(&mut out, (WIDTH, h)).into_drawing_area();
         draw(&root, c).map_err(|m| Error::Internal(format!("chart {}: {m}", c.stem)))?;
     }
-    Ok(out)
+    // Text was laid out with DejaVu Sans's metrics: ask the viewer for that font first (then
+    // Verdana, of about the same widths), so labels fit as they do in the PNG wherever it is
+    // installed.
+    Ok(out.replace(
+        &format!("font-family=\"{FAMILY}\""),
+        &format!("font-family=\"{SVG_FAMILIES}\""),
+    ))
 }
+
+/// The SVG's font list.
+const SVG_FAMILIES: &str = "DejaVu Sans, Verdana, sans-serif";
 
 /// The chart as PNG bytes (RGB, best compression, adaptive filter: deterministic).
 pub fn render_png(c: &Chart) -> Result<Vec<u8>> {
@@ -1737,6 +1746,14 @@ mod tests {
         for shape in 1..6 {
             assert!(marker_outline(shape).len() >= 3);
         }
+    }
+
+    /// The SVG asks for the font its text was measured with, then falls back.
+    #[test]
+    fn svg_text_names_dejavu_first() {
+        let svg = render_svg(&category_chart(&["a", "b"])).unwrap();
+        assert!(svg.contains("font-family=\"DejaVu Sans, Verdana, sans-serif\""));
+        assert!(!svg.contains("font-family=\"sans-serif\""));
     }
 
     /// A series keeps its colour and marker in a chart that leaves another series out (as
