@@ -105,7 +105,7 @@ fn bad(from: &str, to: &str, expect: &[&str]) {
 
 /// Runs `harness run` on the experiment `text` and checks the error: exit 2, one line naming
 /// the file and each of `expect`, no panic, no results file.
-fn bad_text(text: &str, expect: &[&str]) {
+fn bad_text(text: &str, expect: &[&str]) -> String {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("exp.toml");
     std::fs::write(&file, text).unwrap();
@@ -129,6 +129,7 @@ fn bad_text(text: &str, expect: &[&str]) {
     );
     assert_eq!(err.trim().lines().count(), 1, "one message: {err}");
     assert!(!out_dir.join("runs.csv").exists(), "no results file");
+    err
 }
 
 #[test]
@@ -167,6 +168,14 @@ fn an_array_of_tables_is_named_as_one() {
         "[[search]]",
         &["exp.toml:8:1", "`[[search]]`", "write [search]"],
     );
+    // A nested list on a line of its own is a value, not a header.
+    let text = GOOD.replacen(
+        "ordering = \"natural\"",
+        "ordering = [\n[[\"static\", \"random\"]]\n]",
+        1,
+    );
+    let err = bad_text(&text, &["exp.toml:12:2"]);
+    assert!(!err.contains("array of tables"), "{err}");
 }
 
 #[test]

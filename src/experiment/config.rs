@@ -757,7 +757,18 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
         // No section of an experiment is an array of tables. serde would read `[[game]]` as
         // the table's fields in order and complain about a variant named `kind`: say what the
         // file means instead.
-        if let Some(pos) = find_line(src, &|l| l.starts_with("[[")) {
+        let table_array = |l: &str| {
+            let l = l.split('#').next().unwrap_or("").trim_end();
+            l.strip_prefix("[[")
+                .and_then(|r| r.strip_suffix("]]"))
+                .is_some_and(|name| {
+                    !name.trim().is_empty()
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "_-. ".contains(c))
+                })
+        };
+        if let Some(pos) = find_line(src, &table_array) {
             let header = src[pos..].lines().next().unwrap_or("").trim();
             let name = header.trim_start_matches('[').split(']').next().unwrap_or("").trim();
             return at(

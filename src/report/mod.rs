@@ -282,11 +282,12 @@ pub fn build(dir: &Path) -> Result<Built> {
         &exp_path,
         &src,
     )?;
-    // `depth = "full"` (the run key says so): depth is the plies left to the end of each
-    // position, not a search parameter.
+    // Categories, series and facets in the order the experiment file lists their values.
     if let Some(e) = &exp {
         layout.order = e.listed_values();
     }
+    // `depth = "full"` (the run key says so): depth is the plies left to the end of each
+    // position, not a search parameter.
     layout.full_depth = t.col("run_key").is_some_and(|k| {
         t.rows
             .iter()
