@@ -794,3 +794,40 @@ fn charts_follow_the_order_the_file_lists() {
         .collect();
     assert_eq!(rows, want, "{table}");
 }
+
+/// Runs that differ only in the search technique draw the same random numbers: fail-hard and
+/// fail-soft alpha-beta shuffle alike under `random` ordering and enter the same nodes on every
+/// tree, depth and repetition, while repetitions reshuffle.
+#[test]
+fn techniques_share_their_random_numbers() {
+    let records = common::run_records(
+        "name = \"crn\"\nseed = 7\n[game]\nkind = \"uniform\"\nbranching = 3\nheight = 6\ntrees = 4\n[search]\nalgorithm = \"alphabeta\"\nvariant = [\"fail-hard\", \"fail-soft\"]\ndepth = [3, 6]\nordering = \"random\"\nrepetitions = 3\n",
+    );
+    assert_eq!(records.len(), 4 * 2 * 2 * 3);
+    let mut by_key: std::collections::BTreeMap<(usize, u32, u32), Vec<(u64, u64)>> =
+        Default::default();
+    for r in &records {
+        by_key
+            .entry((r.run.position_id, r.depth, r.run.rep))
+            .or_default()
+            .push((r.run.seed, r.counters.nodes));
+    }
+    let mut seeds = std::collections::BTreeSet::new();
+    for (k, v) in &by_key {
+        assert_eq!(v.len(), 2, "{k:?}");
+        assert_eq!(
+            v[0], v[1],
+            "fail-hard and fail-soft at {k:?}: (seed, nodes)"
+        );
+        seeds.insert((k.0, k.2, v[0].0));
+    }
+    // One seed per tree and repetition (shared by both depths), all different.
+    let distinct: std::collections::BTreeSet<u64> = seeds.iter().map(|s| s.2).collect();
+    assert_eq!(seeds.len(), 4 * 3);
+    assert_eq!(distinct.len(), 4 * 3);
+    // The repetitions do reshuffle: some tree's node counts differ between them.
+    let differs = by_key
+        .iter()
+        .any(|((p, d, rep), v)| *rep > 0 && by_key[&(*p, *d, 0)][0].1 != v[0].1);
+    assert!(differs, "repetitions gave the same node counts everywhere");
+}

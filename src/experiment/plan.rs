@@ -700,7 +700,8 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                                         for rep in 0..n {
                                             run.rep = rep;
                                             run.key = run_key(&run, width);
-                                            run.seed = mix(file.seed, fnv1a(&run.key));
+                                            run.seed =
+                                                mix(file.seed, fnv1a(&seed_key(&run, width)));
                                             if seen.insert(run.key.clone()) {
                                                 if runs.len() == MAX_RUNS {
                                                     return Err(Error::input(format!(
@@ -778,6 +779,24 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
     if r.quiescence.enabled {
         parts.push(format!("q={}", r.quiescence.label()));
     }
+    parts.push(format!("rep={:03}", r.rep));
+    parts.join(";")
+}
+
+/// The part of the run key that seeds the run's randomness: the game, its options, the
+/// position, the ordering, the tie-break and the repetition. Runs that differ only in the
+/// search technique (algorithm, variant, depth, table, iterative deepening, quiescence) get the
+/// same seed, so they draw the same random numbers (common random numbers): fail-hard and
+/// fail-soft alpha-beta without a table, say, shuffle alike and enter the same nodes, and a
+/// difference between techniques is theirs, not the shuffles'.
+pub fn seed_key(r: &Run, pos_width: usize) -> String {
+    let mut parts = vec![format!("game={}", r.game.kind().name())];
+    for (k, v) in r.game.options() {
+        parts.push(format!("{k}={v}"));
+    }
+    parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
+    parts.push(format!("ordering={}", r.ordering));
+    parts.push(format!("tie={}", r.tie_break.name()));
     parts.push(format!("rep={:03}", r.rep));
     parts.join(";")
 }

@@ -631,7 +631,11 @@ fn chart_for(
             .as_ref()
             .is_some_and(|t| t.source != BRANCHING_COLUMN)
     });
-    let of_b = if fitted { ", b fitted to minimax" } else { "" };
+    let of_b = if fitted {
+        ", b fitted to minimax/negamax"
+    } else {
+        ""
+    };
     let lines: Vec<(TheoryKind, String)> = match kind {
         ChartKind::Nodes | ChartKind::NodesVsTable => vec![
             (
@@ -734,6 +738,7 @@ fn chart_for(
         }
         theory.extend(out);
     }
+    reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
     theory.extend(reference);
     if kind == ChartKind::RatioToMinimal && wanted(TheoryKind::KnuthMoore) {
         let pts: Vec<Point> = xs
@@ -765,7 +770,9 @@ fn chart_for(
         ChartKind::Ebf | ChartKind::ValueWrong | ChartKind::MoveWrong => false,
         ChartKind::RatioToMinimal => ymin > 0.0 && ymax / ymin > 30.0,
     };
-    let log_x = (kind == ChartKind::NodesVsTable || layout.x_scale == Some(XScale::Log))
+    // Table sizes (powers of two) go on a log axis in every chart, not in nodes-vs-table only.
+    let size_axis = kind == ChartKind::NodesVsTable || TABLE_SIZE_COLUMNS.contains(&x);
+    let log_x = (size_axis || layout.x_scale == Some(XScale::Log))
         && layout.x_scale != Some(XScale::Linear)
         && numeric_x
         && xs.iter().all(|v| numeric(v).unwrap_or(0.0) > 0.0);
@@ -857,6 +864,16 @@ const PALETTE: [RGBColor; 13] = [
     RGBColor(170, 68, 153),
     RGBColor(102, 17, 0),
 ];
+/// The colour and dash (length, gap in pixels) of dashed line `i`: three greys, then the
+/// same greys in two more dash patterns, so nine lines look different.
+fn dashed_style(i: usize) -> (RGBColor, (u32, u32)) {
+    const DASHES: [(u32, u32); 3] = [(14, 9), (5, 6), (30, 8)];
+    (
+        THEORY_COLORS[i % THEORY_COLORS.len()],
+        DASHES[(i / THEORY_COLORS.len()) % DASHES.len()],
+    )
+}
+
 const THEORY_COLORS: [RGBColor; 3] = [
     RGBColor(80, 80, 80),
     RGBColor(0, 0, 0),
@@ -890,7 +907,8 @@ const MARKER_SIZE: i32 = 9;
 struct LegendEntry {
     label: String,
     color: RGBColor,
-    dashed: bool,
+    /// Dash length and gap of a dashed line's swatch.
+    dashed: Option<(u32, u32)>,
     marker: Option<usize>,
     /// The budget mark (a floor bar with an up arrow).
     budget: bool,
@@ -906,15 +924,15 @@ fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
         .map(|s| LegendEntry {
             label: s.label.clone(),
             color: color(s.style),
-            dashed: false,
+            dashed: None,
             marker: Some(s.style),
             budget: false,
         })
         .collect();
     v.extend(c.theory.iter().enumerate().map(|(i, s)| LegendEntry {
         label: s.label.clone(),
-        color: THEORY_COLORS[i % THEORY_COLORS.len()],
-        dashed: true,
+        color: dashed_style(i).0,
+        dashed: Some(dashed_style(i).1),
         marker: None,
         budget: false,
     }));
@@ -922,7 +940,7 @@ fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
         v.push(LegendEntry {
             label: BUDGET_LABEL.into(),
             color: RGBColor(0, 0, 0),
-            dashed: false,
+            dashed: None,
             marker: None,
             budget: true,
         });
@@ -1253,6 +1271,9 @@ pub fn draw<DB: DrawingBackend>(
     };
     let (x0, x1) = if c.log_x {
         (xmin / 1.6, xmax * 1.6)
+    } else if xmin > 0.0 {
+        // A positive column (sizes, budgets) gets no negative ticks.
+        ((xmin - 0.6 * step).max(0.0), xmax + 0.6 * step)
     } else {
         (xmin - 0.6 * step, xmax + 0.6 * step)
     };
@@ -1302,8 +1323,8 @@ pub fn draw<DB: DrawingBackend>(
         }
     };
     let y_fmt = |v: &f64| si(*v);
-    let n_xlabels = if c.categories.is_some() || integer_x {
-        // Unit steps, so that every x with data gets its label (up to 20 labels).
+    let n_xlabels = if c.categories.is_some() || (integer_x && x1 - x0 <= 24.0) {
+        // Unit steps, so that every x with data gets its label (up to about 25 labels).
         (x1 - x0).ceil() as usize + 1
     } else {
         8
@@ -1468,7 +1489,7 @@ pub fn draw<DB: DrawingBackend>(
                 draw_marker(&mut $chart, &pts, s.style, col)?;
             }
             for (i, s) in c.theory.iter().enumerate() {
-                let col = THEORY_COLORS[i % THEORY_COLORS.len()];
+                let (col, (dash, gap)) = dashed_style(i);
                 let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
                 if pts.len() == 1 || c.kind == ChartKind::RatioToMinimal {
                     // A single point (or the ratio-1 line): draw it across the x range.
@@ -1480,8 +1501,8 @@ pub fn draw<DB: DrawingBackend>(
                 $chart
                     .draw_series(DashedLineSeries::new(
                         pts,
-                        14,
-                        9,
+                        dash,
+                        gap,
                         ShapeStyle {
                             color: col.to_rgba(),
                             filled: false,
@@ -1566,17 +1587,17 @@ pub fn draw<DB: DrawingBackend>(
         let y = (10 + row * LEGEND_ROW + LEGEND_ROW / 2) as i32;
         if en.budget {
             budget_mark(&legend, (x + SWATCH as i32 / 2, y), en.color)?;
-        } else if en.dashed {
+        } else if let Some((dash, gap)) = en.dashed {
             let mut sx = x;
             while sx < x + SWATCH as i32 {
-                let ex = (sx + 14).min(x + SWATCH as i32);
+                let ex = (sx + dash as i32).min(x + SWATCH as i32);
                 legend
                     .draw(&PathElement::new(
                         vec![(sx, y), (ex, y)],
                         en.color.stroke_width(3),
                     ))
                     .map_err(e)?;
-                sx += 23;
+                sx += (dash + gap) as i32;
             }
         } else {
             // Points on a category axis are not joined: no line in their swatch either.

@@ -5,14 +5,14 @@
 //! `budget_runs` (runs stopped by a budget, included in the statistics); for each counter `c`:
 //! `c_mean, c_median, c_geomean, c_min, c_max, c_ci95_low, c_ci95_high` over the runs where it
 //! is not empty (see `stats` for the interval); then the theory columns:
-//! - `branching`, `branching_source`: the b of the theory. Taken from a `branching` column when
+//! - `theory_branching`, `branching_source`: the b of the theory. Taken from a `branching` column when
 //!   runs.csv has one (uniform trees); otherwise the *equivalent uniform branching factor* of the
 //!   full-width search: the b whose full tree of the group's depth has as many nodes as
 //!   minimax/negamax entered (mean over the group's positions) on the same game, options,
 //!   positions and depth. Empty when neither exists.
 //! - `full_tree_nodes` = sum of b^l for l = 0..d; `minimal_tree_nodes` = Knuth and Moore's
-//!   minimal tree, sum over l = 0..d of b^ceil(l/2) + b^floor(l/2) - 1; `pearl_r` = R*(b);
-//! - `nodes_over_minimal`, `nodes_over_full` = nodes_mean divided by those, and
+//!   minimal tree, sum over l = 0..d of b^ceil(l/2) + b^floor(l/2) - 1; `theory_pearl_r` = R*(b);
+//! - `theory_nodes_over_minimal`, `theory_nodes_over_full` = nodes_mean divided by those, and
 //!   `ebf_over_pearl` = ebf_mean / R*(b);
 //! - `growth` = nodes_mean(d) / nodes_mean(d - 1) and `growth_2` = sqrt(nodes_mean(d) /
 //!   nodes_mean(d - 2)): the measured branching factor between depths, against the group with
@@ -30,7 +30,7 @@ use super::table::{number_or_bool, numeric, Role, Table};
 use super::theory;
 use crate::experiment::plan::OPTION_COLUMNS;
 
-/// `Theory::source` when b is the `branching` column (else b is fitted to minimax).
+/// `Theory::source` when b is the `branching` column (else b is fitted to minimax/negamax).
 pub const BRANCHING_COLUMN: &str = "branching column";
 
 /// The b used by the theory columns, and where it came from.
@@ -262,6 +262,14 @@ pub const STAT_SUFFIXES: [&str; 7] = [
 ];
 
 /// The theory columns, in order.
+/// Theory columns whose summary.csv name always starts `theory_` (see `to_csv`).
+const ALWAYS_THEORY_NAMED: [&str; 4] = [
+    "branching",
+    "pearl_r",
+    "nodes_over_minimal",
+    "nodes_over_full",
+];
+
 pub const THEORY_COLUMNS: [&str; 8] = [
     "branching",
     "branching_source",
@@ -318,9 +326,12 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
     for c in &s.counters {
         header.extend(STAT_SUFFIXES.iter().map(|x| format!("{c}_{x}")));
     }
-    // A runs.csv column already named like a theory column keeps its name; ours get `theory_`.
+    // The group's b and the theory figures harness also writes per run (runs.csv's
+    // `branching` of a uniform tree, `pearl_r`, `nodes_over_*`) are always `theory_`-named, so
+    // summary.csv has the same columns for every game; any other column runs.csv already has
+    // keeps its name and ours gets `theory_`.
     header.extend(THEORY_COLUMNS.iter().chain(&GROWTH_COLUMNS).map(|x| {
-        if s.counters.iter().chain(&s.params).any(|c| c == x) {
+        if ALWAYS_THEORY_NAMED.contains(x) || s.counters.iter().chain(&s.params).any(|c| c == x) {
             format!("theory_{x}")
         } else {
             x.to_string()
