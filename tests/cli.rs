@@ -151,6 +151,31 @@ fn unknown_key_names_the_key_and_allowed_keys() {
     );
 }
 
+/// The ordering term `tt` with no table in any run is an error, not a silent no-op; with a
+/// table in some runs (on and off compared) it is fine.
+#[test]
+fn the_tt_ordering_term_needs_a_table() {
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"tt+static\"",
+        &["exp.toml:11:1", "`tt`", "[search.tt]"],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    let text = GOOD.replacen(
+        "ordering = \"natural\"",
+        "ordering = \"tt+static\"\n[search.tt]\nenabled = [false, true]",
+        1,
+    );
+    std::fs::write(&file, text).unwrap();
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&file)
+        .assert()
+        .success();
+}
+
 /// `[[game]]` (an array of tables) is named as such, not as serde's "unknown variant `kind`".
 #[test]
 fn an_array_of_tables_is_named_as_one() {

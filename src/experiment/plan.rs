@@ -722,6 +722,22 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         }
     }
     check_oracle_memory(path, src, file, &runs)?;
+    // The `tt` term orders by the table's stored move: with no table anywhere it would order
+    // nothing and the runs would silently be what the ordering without it gives.
+    let has_table = |r: &Run| r.tt.is_some() || r.solver.is_some_and(|t| t.tt);
+    if runs
+        .iter()
+        .any(|r| r.ordering.has(&crate::search::OrderTerm::Tt))
+        && !runs.iter().any(has_table)
+    {
+        let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
+        return Err(at(
+            path,
+            src,
+            pos..pos,
+            "`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; add a [search.tt] section (enabled = [false, true] compares with and without), or drop `tt`",
+        ));
+    }
     runs.sort_by(|a, b| a.key.cmp(&b.key));
     if runs.is_empty() {
         return Err(Error::input(format!(
