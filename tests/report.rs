@@ -834,3 +834,36 @@ fn techniques_share_their_random_numbers() {
         .any(|((p, d, rep), v)| *rep > 0 && by_key[&(*p, *d, 0)][0].1 != v[0].1);
     assert!(differs, "repetitions gave the same node counts everywhere");
 }
+
+/// A `[report] labels` key that names no series is an error (exit 2, naming the key and the
+/// series there are, at its line in the results folder's experiment.toml), after the runs:
+/// runs.csv is kept for `harness plot`.
+#[test]
+fn a_label_for_no_series_is_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    fs::write(
+        &exp,
+        "name = \"lab\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\nordering = [\"natural\", \"static\"]\n[report]\nlabels = { statc = \"by centre\" }\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = assert_cmd::Command::cargo_bin("harness")
+        .unwrap()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&exp)
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(o.stderr).unwrap();
+    for want in [
+        "experiment.toml:11:1",
+        "`statc` names no series",
+        "natural, static",
+    ] {
+        assert!(err.contains(want), "{want:?} missing: {err}");
+    }
+    assert!(out.join("runs.csv").exists(), "the runs are kept");
+}

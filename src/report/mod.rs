@@ -318,6 +318,29 @@ pub fn build(dir: &Path) -> Result<Built> {
         summary::summarize(&tp)
     });
     let (charts, mut skipped) = charts::plan_charts(pooled.as_ref().unwrap_or(&s), &layout);
+    // A `[report] labels` entry that renames no series is a typo, not a wish.
+    if let Some((key, _)) = layout.labels.iter().find(|(_, v)| {
+        !charts
+            .iter()
+            .any(|c| c.series.iter().any(|q| &q.label == *v))
+    }) {
+        let mut names: Vec<&str> = Vec::new();
+        for q in charts.iter().flat_map(|c| &c.series) {
+            if !names.contains(&q.label.as_str()) {
+                names.push(&q.label);
+            }
+        }
+        let pos = config::find_line(&src, &|l| l.starts_with("labels")).unwrap_or(0);
+        return Err(config::at(
+            &exp_path,
+            &src,
+            pos..pos,
+            format!(
+                "[report] labels: `{key}` names no series of the charts; allowed: {}",
+                names.join(", ")
+            ),
+        ));
+    }
     if !layout.charts_given {
         // Charts nobody asked for and the data cannot support are not news.
         skipped.clear();
