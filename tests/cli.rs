@@ -78,6 +78,13 @@ fn list_names_games_algorithms_and_orderings() {
         "fail-hard",
         "static",
         "random",
+        "iterative",
+        "[search.tt]",
+        "two-tier",
+        "naive-exact",
+        "[report]",
+        "ratio-to-minimal",
+        "geomean",
     ] {
         assert!(text.contains(word), "{word} missing from harness list");
     }

@@ -59,5 +59,15 @@ pub fn catalog() -> String {
     s.push_str(
         "budgets: max_nodes, max_seconds (a run that hits one is kept with status = budget)\n",
     );
+    s.push_str("iterative deepening: [search] iterative = true (depths 1..d, the table kept across iterations; [false, true] compares)\n");
+    s.push_str(&format!(
+        "table ([search.tt], alpha-beta and the solver's tt): enabled = true | false, entries = 2^k or mib = 2^k, replacement = {}, key_bits = 8..64, bounds = {}, reference = true (count wrong root values and moves against a search without a table); each but reference may be a list\n",
+        crate::search::Replacement::NAMES.join(" | "),
+        crate::search::Bounds::NAMES.join(" | "),
+    ));
+    s.push_str(&format!(
+        "report ([report], all optional): x, series, facet, pool (runs.csv columns), x_scale = linear | log | category, charts = [{}], theory = [full-tree, knuth-moore, pearl], point = mean | geomean | median, whiskers = min-max | none, labels = {{ series = \"legend name\" }}, title, titles = {{ chart = \"title\" }}\n",
+        config::ChartKind::ALL.map(|k| k.name()).join(", "),
+    ));
     s
 }
