@@ -1271,8 +1271,9 @@ pub fn draw<DB: DrawingBackend>(
     };
     let (x0, x1) = if c.log_x {
         (xmin / 1.6, xmax * 1.6)
-    } else if xmin > 0.0 {
-        // A positive column (sizes, budgets) gets no negative ticks.
+    } else if xmin > 0.0 && xmin >= 0.2 * step {
+        // A positive column gets no negative ticks, where that leaves room for the series
+        // set side by side around its first x (at most 0.18 steps to the left).
         ((xmin - 0.6 * step).max(0.0), xmax + 0.6 * step)
     } else {
         (xmin - 0.6 * step, xmax + 0.6 * step)
