@@ -167,20 +167,11 @@ fn the_tt_ordering_term_needs_a_table() {
         "ordering = \"tt+static\"",
         &["exp.toml:11:1", "`tt`", "[search.tt]"],
     );
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
-    let text = GOOD.replacen(
+    good_run(&GOOD.replacen(
         "ordering = \"natural\"",
         "ordering = \"tt+static\"\n[search.tt]\nenabled = [false, true]",
         1,
-    );
-    std::fs::write(&file, text).unwrap();
-    harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&file)
-        .assert()
-        .success();
+    ));
 }
 
 /// `[[game]]` (an array of tables) is named as such, not as serde's "unknown variant `kind`".

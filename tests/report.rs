@@ -848,16 +848,8 @@ fn a_label_for_no_series_is_an_error() {
     )
     .unwrap();
     let out = tmp.path().join("out");
-    let o = assert_cmd::Command::cargo_bin("harness")
-        .unwrap()
-        .args(["run", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&exp)
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let err = String::from_utf8(o.stderr).unwrap();
+    let o = run_exp(&exp, &out).code(2);
+    let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
     for want in [
         "experiment.toml:11:1",
         "`statc` names no series",

@@ -762,11 +762,7 @@ pub const MAX_OPENINGS: u32 = 100_000;
 
 /// The canonical text of a run's parameters: the sort order of runs.csv and the seed's input.
 pub fn run_key(r: &Run, pos_width: usize) -> String {
-    let mut parts = vec![format!("game={}", r.game.kind().name())];
-    for (k, v) in r.game.options() {
-        parts.push(format!("{k}={v}"));
-    }
-    parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
+    let mut parts = position_parts(r, pos_width);
     parts.push(format!("alg={}", r.algorithm.name()));
     if let Some(t) = r.solver {
         parts.push(format!("solver={t}"));
@@ -799,6 +795,17 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
     parts.join(";")
 }
 
+/// The run key's first parts, which name the searched position: the game, its options and
+/// the position's number.
+fn position_parts(r: &Run, pos_width: usize) -> Vec<String> {
+    let mut parts = vec![format!("game={}", r.game.kind().name())];
+    for (k, v) in r.game.options() {
+        parts.push(format!("{k}={v}"));
+    }
+    parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
+    parts
+}
+
 /// The part of the run key that seeds the run's randomness: the game, its options, the
 /// position, the ordering, the tie-break and the repetition. Runs that differ only in the
 /// search technique (algorithm, variant, depth, table, iterative deepening, quiescence) get the
@@ -806,11 +813,7 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
 /// fail-soft alpha-beta without a table, say, shuffle alike and enter the same nodes, and a
 /// difference between techniques is theirs, not the shuffles'.
 pub fn seed_key(r: &Run, pos_width: usize) -> String {
-    let mut parts = vec![format!("game={}", r.game.kind().name())];
-    for (k, v) in r.game.options() {
-        parts.push(format!("{k}={v}"));
-    }
-    parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
+    let mut parts = position_parts(r, pos_width);
     parts.push(format!("ordering={}", r.ordering));
     parts.push(format!("tie={}", r.tie_break.name()));
     parts.push(format!("rep={:03}", r.rep));

@@ -261,7 +261,6 @@ pub const STAT_SUFFIXES: [&str; 7] = [
     "ci95_high",
 ];
 
-/// The theory columns, in order.
 /// Theory columns whose summary.csv name always starts `theory_` (see `to_csv`).
 const ALWAYS_THEORY_NAMED: [&str; 4] = [
     "branching",
@@ -270,6 +269,7 @@ const ALWAYS_THEORY_NAMED: [&str; 4] = [
     "nodes_over_full",
 ];
 
+/// The theory columns, in order.
 pub const THEORY_COLUMNS: [&str; 8] = [
     "branching",
     "branching_source",

@@ -126,7 +126,6 @@ pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String>
     Ok(out)
 }
 
-/// The table `harness theory` prints: aligned text, or CSV.
 /// The sum of b^e over `exps`, minus `minus`.
 fn count(b: u64, exps: &[u32], minus: u128) -> Count {
     let exact = exps
@@ -166,6 +165,7 @@ fn scientific(log: f64) -> String {
     format!("{m:.6}e{e:.0}")
 }
 
+/// The table `harness theory` prints: aligned text, or CSV.
 pub fn table(rows: &[Prediction], csv: bool) -> String {
     let head = [
         "branching",
@@ -369,11 +369,6 @@ mod tests {
         }
         assert_eq!(equivalent_branching(5.0, 0), None);
     }
-}
-
-#[cfg(test)]
-mod exact_text {
-    use super::*;
 
     /// Counts past f64's 53 bits are printed exactly while they fit in 128 bits, and past
     /// that in scientific notation, never as `inf` or `NaN`.
