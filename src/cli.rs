@@ -27,9 +27,13 @@ pub enum Command {
         /// Worker threads, at most 1024 (default: one per core). Results do not depend on it.
         #[arg(long, default_value_t = 0, hide_default_value = true, value_parser = clap::value_parser!(u16).range(0..=1024))]
         jobs: u16,
-        /// No progress bar.
+        /// No progress bar (nor the note that an interrupted run is resumed).
         #[arg(long)]
         quiet: bool,
+        /// Discard the runs an interrupted run left in runs.csv.partial and search every run
+        /// (by default a rerun of the same file by the same build resumes them).
+        #[arg(long)]
+        fresh: bool,
     },
     /// Rebuild summary.csv, charts/ and report.md of a results folder from its runs.csv
     /// (no search is run; the files equal those `harness run` wrote).

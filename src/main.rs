@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-use harness::experiment::{config, plan, runner};
+use harness::experiment::{config, partial, plan, runner};
 use harness::report;
 use harness::Error;
 
@@ -75,6 +75,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             out,
             jobs,
             quiet,
+            fresh,
         } => {
             let jobs = usize::from(jobs);
             let (parsed, src) = config::load(&file)?;
@@ -92,6 +93,21 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             runner::check_table_memory(&plan, jobs)
                 .map_err(|e| runner::place_table_error(e, &file, &src))?;
             runner::prepare_output(&dir)?;
+            // An interrupted run of the same file by the same build: its finished runs are
+            // taken as they are (a partial file of anything else is an error, before the
+            // folder is touched).
+            let header = partial::Header::current(&plan.name, &src);
+            let done = partial::load(&dir, &header, fresh)?;
+            let resumed = partial::split(&plan, &done).0.len();
+            if resumed > 0 && !quiet {
+                note(format_args!(
+                    "{}: resuming: {resumed} of {} runs were finished by an earlier, interrupted run ({}); {} to search",
+                    plan.name,
+                    plan.runs.len(),
+                    dir.join(partial::FILE).display(),
+                    plan.runs.len() - resumed
+                ));
+            }
             let mut manifest = report::manifest::Manifest::start(
                 &plan.name,
                 &file,
@@ -100,9 +116,16 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 jobs,
                 plan.runs.len(),
             );
+            manifest.resumed = (resumed > 0).then_some(resumed);
             report::save_experiment(&dir, &src)?;
             manifest.write(&dir)?;
-            let records = runner::run_plan(&plan, &dir, &runner::RunOptions { jobs, quiet })
+            let opts = runner::RunOptions {
+                jobs,
+                quiet,
+                header: Some(header),
+                done,
+            };
+            let records = runner::run_plan(&plan, &dir, &opts)
                 .map_err(|e| runner::place_table_error(e, &file, &src))?;
             manifest.finish(records.len());
             manifest.write(&dir)?;
@@ -118,10 +141,15 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .filter(|r| r.status != harness::search::Status::Ok)
                 .count();
             say(format_args!(
-                "{}: {} runs ({} stopped by a budget) -> {}\n{}: {} groups, {} charts -> {}\n",
+                "{}: {} runs ({} stopped by a budget{}) -> {}\n{}: {} groups, {} charts -> {}\n",
                 plan.name,
                 records.len(),
                 budget,
+                if resumed > 0 {
+                    format!(", {resumed} resumed")
+                } else {
+                    String::new()
+                },
                 dir.join("runs.csv").display(),
                 plan.name,
                 built.groups,

@@ -671,3 +671,144 @@ fn a_closed_stdout_is_not_a_panic() {
     assert_eq!(status.code(), Some(0), "stderr: {err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// An experiment of 210 uniform-tree searches: long enough (a second or two on one thread) to
+/// be killed part way.
+const LONG: &str = r#"
+name = "resume"
+seed = 5
+[game]
+kind = "uniform"
+branching = 8
+height = 6
+trees = 30
+[search]
+algorithm = "alphabeta"
+depth = "full"
+ordering = ["random", "natural", "strong:0.5:0.5"]
+repetitions = 3
+"#;
+
+/// Starts `harness run FILE --out OUT --jobs 1` and kills it (SIGKILL) once it has finished at
+/// least `runs` runs; returns the partial file's bytes.
+fn kill_after(file: &Path, out: &Path, runs: usize) -> Vec<u8> {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .args(["run", "--quiet", "--jobs", "1", "--out"])
+        .arg(out)
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let partial = out.join("runs.csv.partial");
+    let start = std::time::Instant::now();
+    loop {
+        // The header line, then a line per finished run.
+        let lines = std::fs::read(&partial)
+            .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+            .unwrap_or(0);
+        if lines > runs {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        assert!(start.elapsed().as_secs() < 60, "no runs finished");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!out.join("runs.csv").exists());
+    std::fs::read(&partial).unwrap()
+}
+
+/// A killed run keeps what it finished, and rerunning the same file resumes: only the runs
+/// left are searched, and runs.csv equals an uninterrupted run's but for the time columns,
+/// even with the partial file's last line cut short by the kill.
+#[test]
+fn a_killed_run_resumes_where_it_stopped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, LONG).unwrap();
+    let whole = tmp.path().join("whole");
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&whole)
+        .arg(&file)
+        .assert()
+        .success();
+    let out = tmp.path().join("out");
+    let bytes = kill_after(&file, &out, 20);
+    // A kill in the middle of a line: the cut run is searched again.
+    let cut = &bytes[..bytes.len() - 40];
+    std::fs::write(out.join("runs.csv.partial"), cut).unwrap();
+    let whole_lines = cut.iter().filter(|&&c| c == b'\n').count() - 1;
+    let done = harness()
+        .args(["run", "--jobs", "2", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&done.get_output().stderr).to_string();
+    let stdout = String::from_utf8_lossy(&done.get_output().stdout).to_string();
+    let resumed = format!("resuming: {whole_lines} of 210 runs");
+    assert!(stderr.contains(&resumed), "{stderr}");
+    assert!(
+        stdout.contains(&format!(
+            "210 runs (0 stopped by a budget, {whole_lines} resumed)"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(
+        counters_only(&out.join("runs.csv")),
+        counters_only(&whole.join("runs.csv"))
+    );
+    assert!(!out.join("runs.csv.partial").exists());
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    assert!(manifest.contains(&format!("\"resumed\": {whole_lines}")));
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains(&format!("| resumed | {whole_lines} runs taken from")));
+    assert!(!std::fs::read_to_string(whole.join("manifest.json"))
+        .unwrap()
+        .contains("resumed"));
+}
+
+/// The finished runs of another version of the file are neither mixed in nor thrown away: the
+/// rerun is refused (exit 2) and leaves the partial file as it was, until --fresh.
+#[test]
+fn runs_of_another_file_are_not_resumed_but_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, LONG).unwrap();
+    let out = tmp.path().join("out");
+    let bytes = kill_after(&file, &out, 5);
+    std::fs::write(&file, LONG.replace("seed = 5", "seed = 6")).unwrap();
+    let refused = harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    for part in [
+        "runs.csv.partial: holds",
+        "another version of the experiment file",
+        "--fresh",
+    ] {
+        assert!(err.contains(part), "{err}");
+    }
+    assert_eq!(std::fs::read(out.join("runs.csv.partial")).unwrap(), bytes);
+    let fresh = harness()
+        .args(["run", "--quiet", "--fresh", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&fresh.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("210 runs (0 stopped by a budget)"),
+        "{stdout}"
+    );
+    assert!(!out.join("runs.csv.partial").exists());
+}

@@ -246,6 +246,7 @@ fn position_sources_build_the_grid_and_name_bad_lines() {
         &harness::experiment::runner::RunOptions {
             jobs: 1,
             quiet: true,
+            ..Default::default()
         },
     )
     .unwrap();

@@ -444,6 +444,7 @@ fn run_experiment(file: &str) -> Vec<csv::StringRecord> {
         &runner::RunOptions {
             jobs: 2,
             quiet: true,
+            ..Default::default()
         },
     )
     .unwrap();

@@ -2,6 +2,7 @@
 
 pub mod config;
 pub mod oneormany;
+pub mod partial;
 pub mod plan;
 pub mod positions;
 pub mod runner;

@@ -1,17 +1,19 @@
 //! Runs a plan in parallel (rayon), with an indicatif progress bar on stderr, and writes
 //! `runs.csv`. Finished runs are appended to `runs.csv.partial` as they complete (so a killed
-//! experiment loses nothing finished); the final, sorted `runs.csv` is written atomically and
-//! the partial file removed.
+//! experiment loses nothing finished, and its rerun resumes: `partial`); the final, sorted
+//! `runs.csv` is written atomically and the partial file removed.
 
-use std::fs::{File, OpenOptions};
-use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::IsTerminal;
+use std::path::Path;
 use std::sync::Mutex;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use super::config::{self, Depth};
+use super::partial;
 use super::plan::{GameSetup, Plan, Run};
 use crate::error::{Error, Result};
 use crate::games::chess::Chess;
@@ -29,6 +31,10 @@ pub struct RunOptions {
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
     pub quiet: bool,
+    /// What writes the partial file (`None`: a header no later run resumes from).
+    pub header: Option<partial::Header>,
+    /// Runs an interrupted run finished (`partial::load`), by run key: not searched again.
+    pub done: HashMap<String, partial::Finished>,
 }
 
 /// Builds the run's game at its position and calls `f` with it: the one place where a game
@@ -342,24 +348,22 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Runs every run of the plan and writes `dir/runs.csv`. Returns the records, sorted.
+/// Runs every run of the plan that `opts.done` does not already hold and writes
+/// `dir/runs.csv`. Returns the records, sorted.
 pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
     validate_plan(plan)?;
     check_table_memory(plan, opts.jobs)?;
     prepare_output(dir)?;
-    let partial_path: PathBuf = dir.join("runs.csv.partial");
-    let partial = Mutex::new(
-        OpenOptions::new()
-            .create(true)
-            .write(true)
-            .truncate(true)
-            .open(&partial_path)
-            .map_err(|e| Error::Io {
-                path: partial_path.clone(),
-                err: e,
-            })?,
-    );
+    let (kept, todo) = partial::split(plan, &opts.done);
+    let header = opts
+        .header
+        .clone()
+        .unwrap_or_else(|| partial::Header::unresumable(&plan.name));
+    let partial = Mutex::new(partial::Writer::create(dir, &header, &kept)?);
     let bar = ProgressBar::new(plan.runs.len() as u64);
+    // Resumed runs show as done; the time estimate is for the runs still to search.
+    bar.set_position(kept.len() as u64);
+    bar.reset_eta();
     if opts.quiet || !std::io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     } else {
@@ -374,19 +378,15 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
     }
     // No more threads than runs (0: rayon's default, one per core).
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.jobs.min(plan.runs.len()))
+        .num_threads(opts.jobs.min(todo.len().max(1)))
         .build()
         .map_err(|e| Error::Internal(format!("thread pool: {e}")))?;
     let results: Vec<Result<RunRecord>> = pool.install(|| {
-        plan.runs
-            .par_iter()
-            .map(|run| {
-                let rec = execute(run)?;
-                let header = csv::header(std::slice::from_ref(&rec));
-                let fields = csv::row(&plan.name, &header, &rec);
+        todo.par_iter()
+            .map(|&i| {
+                let rec = execute(&plan.runs[i])?;
                 if let Ok(mut f) = partial.lock() {
-                    let _ = writeln!(f, "{}", fields.join("\t"));
-                    let _ = f.flush();
+                    f.push(&rec);
                 }
                 bar.inc(1);
                 Ok(rec)
@@ -394,12 +394,15 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
             .collect()
     });
     bar.finish_and_clear();
-    let mut records = Vec::with_capacity(results.len());
+    let mut records = kept;
+    records.reserve(results.len());
     for r in results {
         records.push(r?);
     }
     records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
     csv::write_runs(&dir.join("runs.csv"), &plan.name, &records)?;
-    let _ = std::fs::remove_file(&partial_path);
+    if let Ok(f) = partial.into_inner() {
+        f.remove();
+    }
     Ok(records)
 }

@@ -34,7 +34,7 @@ pub struct RunRecord {
 }
 
 /// A run's root value and move checked against the same search without a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reference {
     /// The root value without a table.
     pub value: i32,

@@ -36,6 +36,10 @@ pub struct Manifest {
     pub started: String,
     pub finished: Option<String>,
     pub runs: Option<usize>,
+    /// Runs taken from an interrupted run's runs.csv.partial rather than searched by this one
+    /// (their time columns were measured by that run); absent when none were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<usize>,
 }
 
 impl Manifest {
@@ -72,6 +76,7 @@ impl Manifest {
             started: now_utc(),
             finished: None,
             runs: None,
+            resumed: None,
         }
     }
 

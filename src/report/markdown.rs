@@ -288,6 +288,12 @@ pub fn render(i: &Inputs) -> String {
             let _ = writeln!(m, "| rustc | {} |", cell(&un(&mf.rustc)));
             let _ = writeln!(m, "| CPU | {} |", cell(&un(&mf.cpu)));
             let _ = writeln!(m, "| threads | {} |", mf.threads);
+            if let Some(n) = mf.resumed {
+                let _ = writeln!(
+                    m,
+                    "| resumed | {n} runs taken from an interrupted run (their times measured by it) |"
+                );
+            }
             let _ = writeln!(m, "| OS | {} |", cell(&mf.os));
             let _ = writeln!(m, "| experiment file | {} |", cell(&mf.experiment_file));
             let _ = writeln!(m, "| config hash (FNV-1a 64) | {} |", cell(&mf.config_hash));

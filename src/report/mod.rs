@@ -244,7 +244,7 @@ pub fn build(dir: &Path) -> Result<Built> {
             "and wrote no runs.csv"
         };
         let partial = if dir.join("runs.csv.partial").exists() {
-            " (the runs it finished are in runs.csv.partial)"
+            " (it resumes from the runs the last one finished, kept in runs.csv.partial)"
         } else {
             ""
         };

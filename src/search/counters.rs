@@ -2,7 +2,7 @@
 //! Their definitions are in README.md, "What is counted"; tests pin them.
 
 /// Counts of one search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Counters {
     /// Positions the search entered, the root included: one per call of the recursive search.
     pub nodes: u64,

@@ -148,7 +148,7 @@ impl SearchSpec {
 }
 
 /// Whether a search finished or hit a budget.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Status {
     Ok,
     /// Stopped by `max_nodes` or `max_seconds`: counters are partial, the value meaningless.

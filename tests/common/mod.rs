@@ -62,6 +62,7 @@ pub fn run_records(toml: &str) -> Vec<harness::report::csv::RunRecord> {
         &harness::experiment::runner::RunOptions {
             jobs: 1,
             quiet: true,
+            ..Default::default()
         },
     )
     .unwrap()
