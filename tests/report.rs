@@ -859,3 +859,68 @@ fn a_label_for_no_series_is_an_error() {
     }
     assert!(out.join("runs.csv").exists(), "the runs are kept");
 }
+
+/// The bm-hit chart plots, per group, the percent of finished searches whose move is the EPD
+/// best move: report.md's table equals the share counted from runs.csv, with budget-stopped
+/// searches (no move) left out (chess-ordering's natural order at depth 5 has one).
+#[test]
+fn bm_hit_charts_the_share_of_best_moves_found() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/chess-ordering");
+    let dir = tmp.path().join("chess-ordering");
+    fs::create_dir(&dir).unwrap();
+    for f in ["runs.csv", "experiment.toml", "manifest.json"] {
+        fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    harness().arg("plot").arg(&dir).assert().success();
+    assert!(dir.join("charts/bm-hit.png").exists());
+    // (ordering, depth) -> (best moves found, finished searches, stopped searches).
+    let mut counted: std::collections::BTreeMap<(String, String), (u32, u32, u32)> =
+        Default::default();
+    let mut rdr = csv::Reader::from_path(dir.join("runs.csv")).unwrap();
+    let h = rdr.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|c| c == n).unwrap();
+    for rec in rdr.records() {
+        let rec = rec.unwrap();
+        let e = counted
+            .entry((rec[col("ordering")].into(), rec[col("depth")].into()))
+            .or_default();
+        match &rec[col("bm_hit")] {
+            "true" => (e.0, e.1) = (e.0 + 1, e.1 + 1),
+            "false" => e.1 += 1,
+            "" => e.2 += 1,
+            other => panic!("bm_hit {other}"),
+        }
+    }
+    assert_eq!(counted[&("natural".into(), "5".into())].2, 1);
+    let md = fs::read_to_string(dir.join("report.md")).unwrap();
+    let rows: Vec<Vec<&str>> = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| ordering | depth | % best move mean"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), counted.len(), "{md}");
+    for r in &rows {
+        let (hit, finished, _) = counted[&(r[1].to_string(), r[2].to_string())];
+        let pct: f64 = r[3].parse().unwrap();
+        let want = 100.0 * hit as f64 / finished as f64;
+        assert!((pct - want).abs() < 1e-5, "{r:?}: {pct} vs {want}");
+    }
+}
+
+/// A bm-hit chart asked for where no position has a best-move annotation is left out, and
+/// report.md says why.
+#[test]
+fn bm_hit_without_annotations_names_why_it_is_missing() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"nb\"\n[game]\nkind = \"tictactoe\"\npositions = [\"4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = [1, 2]\n[report]\ncharts = [\"nodes\", \"bm-hit\"]\n",
+    );
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("`bm-hit`: no run has a bm_hit (finished searches of positions with an EPD `bm` or `am` have one)"),
+        "{md}"
+    );
+    assert!(!out.join("charts/bm-hit.png").exists());
+}

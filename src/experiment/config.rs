@@ -191,10 +191,13 @@ pub enum ChartKind {
     ValueWrong,
     /// Percent of runs whose move is worse than the best (`move_wrong`; likewise).
     MoveWrong,
+    /// Percent of finished searches whose move is the position's annotated best move
+    /// (`bm_hit`; positions from an EPD suite with `bm` or `am`).
+    BmHit,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 7] = [
+    pub const ALL: [ChartKind; 8] = [
         ChartKind::Nodes,
         ChartKind::Ebf,
         ChartKind::RatioToMinimal,
@@ -202,6 +205,7 @@ impl ChartKind {
         ChartKind::Qnodes,
         ChartKind::ValueWrong,
         ChartKind::MoveWrong,
+        ChartKind::BmHit,
     ];
     pub fn name(self) -> &'static str {
         match self {
@@ -212,21 +216,21 @@ impl ChartKind {
             ChartKind::Qnodes => "qnodes",
             ChartKind::ValueWrong => "value-wrong",
             ChartKind::MoveWrong => "move-wrong",
+            ChartKind::BmHit => "bm-hit",
         }
     }
     /// Whether its points show `[report] point` (mean, geomean or median) of a counter;
-    /// ratio-to-minimal and the wrong-value charts show means.
+    /// ratio-to-minimal and the share charts show means.
     pub fn shows_point_stat(self) -> bool {
-        !matches!(
-            self,
-            ChartKind::RatioToMinimal | ChartKind::ValueWrong | ChartKind::MoveWrong
-        )
+        ChartKind::RatioToMinimal != self && self.share_column().is_none()
     }
-    /// The runs.csv column a `value-wrong` or `move-wrong` chart plots.
-    pub fn wrong_column(self) -> Option<&'static str> {
+    /// The 0/1 (or false/true) runs.csv column whose share of runs, in percent, a
+    /// `value-wrong`, `move-wrong` or `bm-hit` chart plots.
+    pub fn share_column(self) -> Option<&'static str> {
         match self {
             ChartKind::ValueWrong => Some("value_wrong"),
             ChartKind::MoveWrong => Some("move_wrong"),
+            ChartKind::BmHit => Some("bm_hit"),
             _ => None,
         }
     }

@@ -336,12 +336,14 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             ));
             continue;
         }
-        if let Some(col) = kind.wrong_column() {
+        if let Some(col) = kind.share_column() {
             if !s.groups.iter().any(|g| g.stat(s, col).is_some()) {
-                skipped.push(format!(
-                    "`{}`: no run has a {col} (runs with a table and `[search.tt] reference = true` have one)",
-                    kind.name()
-                ));
+                let who = if kind == ChartKind::BmHit {
+                    "finished searches of positions with an EPD `bm` or `am` have one"
+                } else {
+                    "runs with a table and `[search.tt] reference = true` have one"
+                };
+                skipped.push(format!("`{}`: no run has a {col} ({who})", kind.name()));
                 continue;
             }
         }
@@ -515,9 +517,9 @@ fn chart_for(
         match kind {
             ChartKind::Nodes | ChartKind::NodesVsTable => g.stat(s, "nodes").map(point),
             ChartKind::Ebf => g.stat(s, "ebf").map(point),
-            ChartKind::ValueWrong | ChartKind::MoveWrong => {
+            ChartKind::ValueWrong | ChartKind::MoveWrong | ChartKind::BmHit => {
                 // A share of runs: the mean of a 0/1 column, in percent.
-                let col = kind.wrong_column().expect("a wrong-value chart");
+                let col = kind.share_column().expect("a share chart");
                 g.stat(s, col).map(|st| {
                     let p = 100.0 * st.mean;
                     (p, p, p)
@@ -601,7 +603,9 @@ fn chart_for(
             y,
             lo,
             hi,
-            budget: g.budget > 0,
+            // A share is of the finished searches only (a budget-stopped one has no value or
+            // move), not a lower bound: no budget mark.
+            budget: g.budget > 0 && kind.share_column().is_none(),
         };
         match series.iter_mut().find(|q| q.label == label) {
             Some(q) => q.points.push(p),
@@ -654,7 +658,8 @@ fn chart_for(
         ChartKind::RatioToMinimal
         | ChartKind::Qnodes
         | ChartKind::ValueWrong
-        | ChartKind::MoveWrong => vec![],
+        | ChartKind::MoveWrong
+        | ChartKind::BmHit => vec![],
     };
     for (tk, name) in lines {
         let name = name.as_str();
@@ -767,7 +772,7 @@ fn chart_for(
         });
     let log_y = match kind {
         ChartKind::Nodes | ChartKind::NodesVsTable | ChartKind::Qnodes => true,
-        ChartKind::Ebf | ChartKind::ValueWrong | ChartKind::MoveWrong => false,
+        ChartKind::Ebf | ChartKind::ValueWrong | ChartKind::MoveWrong | ChartKind::BmHit => false,
         ChartKind::RatioToMinimal => ymin > 0.0 && ymax / ymin > 30.0,
     };
     // Table sizes (powers of two) go on a log axis in every chart, not in nodes-vs-table only.
@@ -784,6 +789,7 @@ fn chart_for(
         ChartKind::Qnodes => "Quiescence nodes",
         ChartKind::ValueWrong => "Wrong root values",
         ChartKind::MoveWrong => "Wrong moves",
+        ChartKind::BmHit => "Best moves found",
     };
     let mut title = layout
         .titles
@@ -809,6 +815,7 @@ fn chart_for(
         ChartKind::Qnodes => "quiescence nodes (qnodes, log scale)".into(),
         ChartKind::ValueWrong => "runs whose root value is wrong (%)".into(),
         ChartKind::MoveWrong => "runs whose move is worse than the best (%)".into(),
+        ChartKind::BmHit => "finished searches choosing the suite's best move (%)".into(),
         ChartKind::RatioToMinimal => ratio_y_title(log_y),
     };
     let stem = if facet.is_empty() {
@@ -1282,7 +1289,7 @@ pub fn draw<DB: DrawingBackend>(
     let budget = c.series.iter().flat_map(|s| &s.points).any(|p| p.budget);
     let (y0, y1) = if c.log_y {
         (ymin / 2.0, ymax * if budget { 5.0 } else { 2.0 })
-    } else if c.kind.wrong_column().is_some() {
+    } else if c.kind.share_column().is_some() {
         // Percent of runs: from 0, and room above a chart of zeros.
         (0.0, (ymax * 1.12).clamp(5.0, 105.0))
     } else {

@@ -110,7 +110,7 @@ pub fn render(i: &Inputs) -> String {
     let means_apart =
         i.layout.point != PointStat::Mean && i.charts.iter().any(|c| !c.kind.shows_point_stat());
     let aside = if means_apart {
-        " (ratio-to-minimal and wrong-value points: means)"
+        " (ratio-to-minimal, wrong-value and best-move points: means)"
     } else {
         ""
     };
@@ -151,6 +151,7 @@ pub fn render(i: &Inputs) -> String {
             crate::experiment::config::ChartKind::Qnodes => "qnodes",
             crate::experiment::config::ChartKind::ValueWrong => "% value wrong",
             crate::experiment::config::ChartKind::MoveWrong => "% move wrong",
+            crate::experiment::config::ChartKind::BmHit => "% best move",
             _ => "nodes",
         };
         let series_name = if c.series_columns.is_empty() {
