@@ -93,10 +93,10 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             runner::check_table_memory(&plan, jobs)
                 .map_err(|e| runner::place_table_error(e, &file, &src))?;
             runner::prepare_output(&dir)?;
-            // An interrupted run of the same file by the same build: its finished runs are
+            // An interrupted run of the same plan by the same build: its finished runs are
             // taken as they are (a partial file of anything else is an error, before the
             // folder is touched).
-            let header = partial::Header::current(&plan.name, &src);
+            let header = partial::Header::current(&plan);
             let done = partial::load(&dir, &header, fresh)?;
             let resumed = partial::split(&plan, &done).0.len();
             if resumed > 0 && !quiet {

@@ -774,41 +774,49 @@ fn a_killed_run_resumes_where_it_stopped() {
         .contains("resumed"));
 }
 
-/// The finished runs of another version of the file are neither mixed in nor thrown away: the
-/// rerun is refused (exit 2) and leaves the partial file as it was, until --fresh.
+/// The finished runs of other runs (here: another seed) are neither mixed in nor thrown away:
+/// the rerun is refused (exit 2) and leaves the partial file as it was, until --fresh. A
+/// comment added to the file changes no run, and the rerun resumes.
 #[test]
 fn runs_of_another_file_are_not_resumed_but_kept() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("exp.toml");
     std::fs::write(&file, LONG).unwrap();
     let out = tmp.path().join("out");
+    let run = |extra: &[&str]| {
+        harness()
+            .args(["run", "--quiet", "--out"])
+            .arg(&out)
+            .args(extra)
+            .arg(&file)
+            .assert()
+    };
     let bytes = kill_after(&file, &out, 5);
     std::fs::write(&file, LONG.replace("seed = 5", "seed = 6")).unwrap();
-    let refused = harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&file)
-        .assert()
-        .code(2);
+    let refused = run(&[]).code(2);
     let err = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
     for part in [
         "runs.csv.partial: holds",
-        "another version of the experiment file",
+        "written for other runs",
+        "experiment.toml",
         "--fresh",
     ] {
         assert!(err.contains(part), "{err}");
     }
     assert_eq!(std::fs::read(out.join("runs.csv.partial")).unwrap(), bytes);
-    let fresh = harness()
-        .args(["run", "--quiet", "--fresh", "--out"])
-        .arg(&out)
-        .arg(&file)
-        .assert()
-        .success();
+    let fresh = run(&["--fresh"]).success();
     let stdout = String::from_utf8_lossy(&fresh.get_output().stdout).to_string();
     assert!(
         stdout.contains("210 runs (0 stopped by a budget)"),
         "{stdout}"
     );
     assert!(!out.join("runs.csv.partial").exists());
+    // A comment is no change to the runs.
+    std::fs::write(&file, LONG).unwrap();
+    std::fs::remove_file(out.join("runs.csv")).unwrap();
+    kill_after(&file, &out, 5);
+    std::fs::write(&file, format!("# a note\n{LONG}")).unwrap();
+    let resumed = run(&[]).success();
+    let stdout = String::from_utf8_lossy(&resumed.get_output().stdout).to_string();
+    assert!(stdout.contains(" resumed) -> "), "{stdout}");
 }

@@ -2,21 +2,23 @@
 //! failed experiment resumes where it stopped instead of searching them again.
 //!
 //! The file is JSON lines. The first line names what wrote it: the experiment, the FNV-1a hash
-//! of the experiment file's bytes and of the harness executable's bytes. Each further line is
-//! one finished run: its key, its seed and everything its runs.csv row is made of, except the
-//! parameters, which the plan gives again. A run of the same file by the same executable
-//! would compute the same counters for that key, so its line can stand in for the search;
-//! a line written by anything else could not, and is never mixed in. A line cut short by a
-//! kill does not parse and its run is searched again.
+//! of its plan (every field of every run: parameters, seeds, position texts with their
+//! annotations, budgets, expected scores, whichever file they came from) and of the harness
+//! executable's bytes. Each further line is one finished run: its key, its seed and everything
+//! its runs.csv row is made of, except the parameters, which the plan gives again. The same
+//! plan run by the same executable computes the same counters for each run, so its line can
+//! stand in for the search; a line written by anything else could not, and is never mixed in.
+//! A line cut short by a kill does not parse and its run is searched again.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::plan::{fnv1a, Plan, Run};
+use super::plan::{Plan, Run};
 use crate::error::{Error, Result};
 use crate::report::csv::{Reference, RunRecord};
 use crate::search::{Counters, Status};
@@ -32,19 +34,24 @@ const FORMAT: &str = "harness-partial-1";
 pub struct Header {
     pub format: String,
     pub experiment: String,
-    /// FNV-1a 64 of the experiment file's bytes, as in manifest.json's `config_hash`.
-    pub config_hash: String,
+    /// FNV-1a 64 of the plan's runs (their `Debug` text, which shows every field).
+    pub plan_hash: String,
     /// FNV-1a 64 of the harness executable's bytes: the build that computed the counters.
     pub build: String,
 }
 
 impl Header {
-    /// The header a run of this experiment file by this executable writes.
-    pub fn current(experiment: &str, src: &str) -> Header {
+    /// The header a run of this plan by this executable writes.
+    pub fn current(plan: &Plan) -> Header {
+        let mut h = Fnv::default();
+        for run in &plan.runs {
+            // A run's every field, each run on its own line.
+            let _ = writeln!(h, "{run:?}");
+        }
         Header {
             format: FORMAT.to_string(),
-            experiment: experiment.to_string(),
-            config_hash: format!("{:016x}", fnv1a(src)),
+            experiment: plan.name.clone(),
+            plan_hash: format!("{:016x}", h.0),
             build: build_id(),
         }
     }
@@ -56,24 +63,45 @@ impl Header {
         Header {
             format: FORMAT.to_string(),
             experiment: experiment.to_string(),
-            config_hash: String::new(),
+            plan_hash: String::new(),
             build: String::new(),
         }
+    }
+}
+
+/// FNV-1a 64, fed as text is written to it.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= x as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl std::fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.bytes(s.as_bytes());
+        Ok(())
     }
 }
 
 /// FNV-1a 64 of the running executable's bytes (empty when it cannot be read: then no
 /// earlier file matches, and nothing is resumed).
 fn build_id() -> String {
-    let bytes = std::env::current_exe().and_then(std::fs::read);
-    match bytes {
+    match std::env::current_exe().and_then(std::fs::read) {
         Ok(b) => {
-            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for &x in &b {
-                h ^= x as u64;
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-            format!("{h:016x}")
+            let mut h = Fnv::default();
+            h.bytes(&b);
+            format!("{:016x}", h.0)
         }
         Err(_) => String::new(),
     }
@@ -132,20 +160,24 @@ impl Finished {
     }
 }
 
-/// The finished runs of an earlier, unfinished run of the same file by the same executable,
-/// by run key; empty when there is no partial file (or one without finished runs). A partial file written
-/// by another experiment file, another build or an older harness is an input error (its runs
-/// are not silently thrown away), unless `fresh`, which discards it.
+/// The finished runs of an earlier, unfinished run of the same plan by the same executable,
+/// by run key; empty when there is no partial file (or one without finished runs). A partial
+/// file written for another plan, by another build or by an older harness, or a damaged one,
+/// is an input error (its runs are not silently thrown away), unless `fresh`, which discards
+/// it.
 pub fn load(dir: &Path, header: &Header, fresh: bool) -> Result<HashMap<String, Finished>> {
     let path = dir.join(FILE);
     let mut done = HashMap::new();
     if fresh || !path.exists() {
         return Ok(done);
     }
-    let bytes = std::fs::read(&path).map_err(|e| Error::Io {
-        path: path.clone(),
-        err: e,
-    })?;
+    let refuse = |what: String| {
+        Error::input(format!(
+            "{}: {what}; the file is left as it is: pass --fresh to discard it and search every run (or move it away to keep it)",
+            path.display()
+        ))
+    };
+    let bytes = std::fs::read(&path).map_err(|e| refuse(format!("cannot read it: {e}")))?;
     // Bytes that are not UTF-8 (a damaged file) simply do not parse.
     let text = String::from_utf8_lossy(&bytes);
     let mut lines = text.lines().filter(|l| !l.trim().is_empty());
@@ -153,41 +185,52 @@ pub fn load(dir: &Path, header: &Header, fresh: bool) -> Result<HashMap<String, 
         return Ok(done);
     };
     let rest: Vec<&str> = lines.collect();
-    let count = rest.len();
-    let theirs: Option<Header> = serde_json::from_str(first).ok();
-    if count == 0 && theirs.is_some() {
+    let runs = match rest.len() {
+        1 => "1 finished run".to_string(),
+        n => format!("{n} finished runs"),
+    };
+    let Ok(theirs) = serde_json::from_str::<Header>(first) else {
+        return Err(refuse(format!(
+            "its first line is not the header `harness run` writes (the file is an older harness's tab-separated rows, or damaged), so its {} lines cannot be resumed",
+            rest.len() + 1
+        )));
+    };
+    if rest.is_empty() {
         // A run that stopped before finishing any: nothing to resume or to keep.
         return Ok(done);
     }
-    let why = match &theirs {
-        None => Some("by an older harness (another format)".to_string()),
-        Some(h) if h.format != header.format => Some(format!("in format {}", h.format)),
-        Some(h) if h.experiment != header.experiment => {
-            Some(format!("for experiment `{}`", h.experiment))
-        }
-        Some(h) if h.config_hash != header.config_hash => {
-            Some("for another version of the experiment file".to_string())
-        }
-        Some(h) if h.build != header.build || h.build.is_empty() => {
-            Some("by another build of harness".to_string())
-        }
-        Some(_) => None,
+    let why = if theirs.format != header.format {
+        Some(format!("in format {}", theirs.format))
+    } else if theirs.experiment != header.experiment {
+        Some(format!("for experiment `{}`", theirs.experiment))
+    } else if theirs.plan_hash != header.plan_hash {
+        Some("for other runs (the experiment file's grid, seed or budgets, or the positions it lists or reads from a positions file, have changed since)".to_string())
+    } else if theirs.build != header.build || theirs.build.is_empty() {
+        Some("by another build of harness".to_string())
+    } else {
+        None
     };
     if let Some(why) = why {
-        // Without a header line every line is a run.
-        let runs = match count + usize::from(theirs.is_none()) {
-            1 => "1 run".to_string(),
-            n => format!("{n} runs"),
-        };
         return Err(Error::input(format!(
-            "{}: holds {runs} that an earlier, unfinished `harness run` into this folder finished, written {why}; they are not resumed here and the file is left as it is: rerun the same experiment file with the same build of harness to resume them, or pass --fresh to discard them and search every run",
-            path.display()
+            "{}: holds {runs} of an earlier, unfinished `harness run` into this folder, written {why}, so they are not resumed here and the file is left as it is: rerun the experiment as it was (a copy of the file is {}) with the same build of harness to resume them, or pass --fresh to discard them and search every run",
+            path.display(),
+            dir.join(crate::report::EXPERIMENT_COPY).display()
         )));
     }
     for line in rest {
-        if let Ok(f) = serde_json::from_str::<Finished>(line) {
-            done.insert(f.run_key.clone(), f);
+        // A line cut short by a kill does not parse: its run is searched again.
+        let Ok(f) = serde_json::from_str::<Finished>(line) else {
+            continue;
+        };
+        if let Some(other) = done.get(&f.run_key) {
+            if *other != f {
+                return Err(refuse(format!(
+                    "holds two different results for run {} (a damaged file)",
+                    f.run_key
+                )));
+            }
         }
+        done.insert(f.run_key.clone(), f);
     }
     Ok(done)
 }
@@ -260,7 +303,7 @@ mod tests {
         Header {
             format: FORMAT.to_string(),
             experiment: "e".into(),
-            config_hash: "0123456789abcdef".into(),
+            plan_hash: "0123456789abcdef".into(),
             build: "fedcba9876543210".into(),
         }
     }
@@ -310,23 +353,39 @@ mod tests {
         assert_eq!(done["k=a"], a);
         // --fresh discards it.
         assert!(load(d.path(), &header(), true).unwrap().is_empty());
+        // The same line twice is harmless; two different results for one run are damage.
+        let twice = format!(
+            "{}{}",
+            json_line(&header()).unwrap(),
+            json_line(&a).unwrap().repeat(2)
+        );
+        write(d.path(), &twice);
+        assert_eq!(load(d.path(), &header(), false).unwrap().len(), 1);
+        let mut a2 = a.clone();
+        a2.counters.nodes += 1;
+        write(d.path(), &format!("{twice}{}", json_line(&a2).unwrap()));
+        let err = load(d.path(), &header(), false).unwrap_err();
+        assert!(
+            err.is_input()
+                && err
+                    .to_string()
+                    .contains("two different results for run k=a")
+        );
     }
 
     #[test]
-    fn another_file_build_or_format_is_refused_and_kept() {
+    fn other_runs_another_build_or_no_header_are_refused_and_kept() {
         let d = tempfile::tempdir().unwrap();
         let line = json_line(&finished("k=a")).unwrap();
         let mut other_build = header();
         other_build.build = "0000000000000000".into();
-        let mut other_file = header();
-        other_file.config_hash = "1111111111111111".into();
+        let mut other_plan = header();
+        other_plan.plan_hash = "1111111111111111".into();
         let cases = [
             (json_line(&other_build).unwrap(), "another build of harness"),
-            (
-                json_line(&other_file).unwrap(),
-                "another version of the experiment file",
-            ),
-            ("e\tk=a\t12\n".to_string(), "an older harness"),
+            (json_line(&other_plan).unwrap(), "for other runs"),
+            ("e\tk=a\t12\n".to_string(), "is not the header"),
+            ("\0\0\0\n".to_string(), "is not the header"),
         ];
         for (first, why) in cases {
             let text = format!("{first}{line}");
@@ -337,6 +396,26 @@ mod tests {
             assert!(msg.contains(why) && msg.contains("--fresh"), "{msg}");
             assert_eq!(std::fs::read_to_string(d.path().join(FILE)).unwrap(), text);
         }
+    }
+
+    /// The plan hash follows what the runs search, wherever it comes from: a positions file's
+    /// lines change it, a comment in the experiment file does not.
+    #[test]
+    fn the_plan_hash_covers_positions_files_and_not_comments() {
+        let d = tempfile::tempdir().unwrap();
+        let exp = d.path().join("exp.toml");
+        let text = "name = \"h\"\n[game]\nkind = \"tictactoe\"\npositions_file = \"p.txt\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n";
+        let hash = |exp_text: &str, positions: &str| {
+            std::fs::write(&exp, exp_text).unwrap();
+            std::fs::write(d.path().join("p.txt"), positions).unwrap();
+            let (file, src) = crate::experiment::config::load(&exp).unwrap();
+            let plan = crate::experiment::plan::build(&exp, &src, &file).unwrap();
+            Header::current(&plan).plan_hash
+        };
+        let a = hash(text, "4\n0,4\n");
+        assert_eq!(a, hash(&format!("# a comment\n{text}"), "4\n0,4\n"));
+        assert_ne!(a, hash(text, "4\n0,8\n"));
+        assert_ne!(a, hash(&text.replace("depth = 2", "depth = 3"), "4\n0,4\n"));
     }
 
     #[test]

@@ -292,7 +292,7 @@ pub fn render(i: &Inputs) -> String {
             if let Some(n) = mf.resumed {
                 let _ = writeln!(
                     m,
-                    "| resumed | {n} runs taken from an interrupted run (their times measured by it) |"
+                    "| resumed | {n} runs taken from an interrupted run (their times were measured by it, on its own thread count) |"
                 );
             }
             let _ = writeln!(m, "| OS | {} |", cell(&mf.os));

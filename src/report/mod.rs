@@ -244,7 +244,7 @@ pub fn build(dir: &Path) -> Result<Built> {
             "and wrote no runs.csv"
         };
         let partial = if dir.join("runs.csv.partial").exists() {
-            " (it resumes from the runs the last one finished, kept in runs.csv.partial)"
+            " (a rerun of the same experiment by the same build resumes from the runs the last one finished, kept in runs.csv.partial)"
         } else {
             ""
         };
