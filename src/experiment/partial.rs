@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::plan::{Plan, Run};
+use super::plan::{Fnv, Plan, Run};
 use crate::error::{Error, Result};
 use crate::report::csv::{Reference, RunRecord};
 use crate::search::{Counters, Status};
@@ -55,9 +55,7 @@ impl Header {
             build: build_id(),
         }
     }
-}
 
-impl Header {
     /// A header no run resumes from (its build is empty): for callers that do not resume.
     pub fn unresumable(experiment: &str) -> Header {
         Header {
@@ -66,31 +64,6 @@ impl Header {
             plan_hash: String::new(),
             build: String::new(),
         }
-    }
-}
-
-/// FNV-1a 64, fed as text is written to it.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn bytes(&mut self, b: &[u8]) {
-        for &x in b {
-            self.0 ^= x as u64;
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-}
-
-impl std::fmt::Write for Fnv {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.bytes(s.as_bytes());
-        Ok(())
     }
 }
 

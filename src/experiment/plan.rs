@@ -216,12 +216,34 @@ pub struct Plan {
 /// FNV-1a, 64 bits: a stable hash of the run key (std's hashers are not stable across
 /// versions, so they must not decide seeds).
 pub fn fnv1a(text: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    let mut h = Fnv::default();
+    h.bytes(text.as_bytes());
+    h.0
+}
+
+/// FNV-1a 64 as a running hash: fed bytes, or text as it is written to it (`write!`).
+pub struct Fnv(pub u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
     }
-    h
+}
+
+impl Fnv {
+    pub fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= x as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl std::fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.bytes(s.as_bytes());
+        Ok(())
+    }
 }
 
 /// SplitMix64 finalizer: mixes the experiment seed with the key's hash.
