@@ -131,8 +131,9 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             manifest.write(&dir)?;
             let built = report::build(&dir).map_err(|e| {
                 anyhow::Error::new(e).context(format!(
-                    "{} is written, but the report is not; fix the cause and run `harness plot {}`",
+                    "{} is written, but the report is not; fix the cause (a [report] key: in {}, the copy `harness plot` reads) and run `harness plot {}`",
                     dir.join("runs.csv").display(),
+                    dir.join(report::EXPERIMENT_COPY).display(),
                     dir.display()
                 ))
             })?;

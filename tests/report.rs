@@ -842,19 +842,26 @@ fn techniques_share_their_random_numbers() {
 fn a_label_for_no_series_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     let exp = tmp.path().join("exp.toml");
-    fs::write(
-        &exp,
-        "name = \"lab\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\nordering = [\"natural\", \"static\"]\n[report]\nlabels = { statc = \"by centre\" }\n",
-    )
-    .unwrap();
+    let text = "name = \"lab\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\nordering = [\"natural\", \"static\"]\n[report]\nlabels = { statc = \"by centre\" }\n";
+    // Known before the search: the error is at the user's file, and nothing is searched.
+    fs::write(&exp, text).unwrap();
     let out = tmp.path().join("out");
     let o = run_exp(&exp, &out).code(2);
     let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
     for want in [
-        "experiment.toml:11:1",
+        "exp.toml:11:1",
         "`statc` names no series",
-        "natural, static",
+        "allowed: `natural`, `static`",
     ] {
+        assert!(err.contains(want), "{want:?} missing: {err}");
+    }
+    assert!(!out.join("runs.csv").exists(), "nothing searched");
+    // With depth = "full" the search decides the depths, and so the series: the error comes
+    // after it, at the results folder's copy, and the runs are kept.
+    fs::write(&exp, text.replace("depth = 2", "depth = \"full\"")).unwrap();
+    let o = run_exp(&exp, &out).code(2);
+    let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
+    for want in ["out/experiment.toml:11:1", "`statc` names no series"] {
         assert!(err.contains(want), "{want:?} missing: {err}");
     }
     assert!(out.join("runs.csv").exists(), "the runs are kept");

@@ -91,8 +91,72 @@ pub fn check_layout(
         .iter()
         .map(|r| csv::row(experiment, &header, r))
         .collect();
-    let s = summary::summarize(&table::from_parts(header, rows));
-    resolve_layout(section, &s, path, src).map(|_| ())
+    let t = table::from_parts(header, rows);
+    let s = summary::summarize(&t);
+    let layout = resolve_layout(section, &s, path, src)?;
+    // The series are known before the search, unless a depth is `full`: the search resolves
+    // it per position, and depth may then vary and name series (checked after the search).
+    if !records
+        .iter()
+        .any(|r| r.run.depth == crate::experiment::config::Depth::Full)
+    {
+        check_labels(&t, &layout, path, src)?;
+    }
+    Ok(())
+}
+
+/// The summary the charts draw: grouped again with the `pool` columns blanked, so that the
+/// charts average over them (`None`: nothing pooled, the summary as it is).
+fn pooled(t: &table::Table, layout: &charts::Layout) -> Option<summary::Summary> {
+    (!layout.pool.is_empty()).then(|| {
+        let mut tp = t.clone();
+        for c in &layout.pool {
+            if let Some(i) = tp.col(c) {
+                for row in &mut tp.rows {
+                    row[i].clear();
+                }
+            }
+        }
+        summary::summarize(&tp)
+    })
+}
+
+/// A `[report] labels` key that names no series is a typo, not a wish: an input error at the
+/// `labels` line of `path`, listing the series there are. The series are those of the nodes
+/// and nodes-vs-table charts (every other chart has the nodes chart's), drawn or not, before
+/// any renaming.
+fn check_labels(t: &table::Table, layout: &charts::Layout, path: &Path, src: &str) -> Result<()> {
+    if layout.labels.is_empty() {
+        return Ok(());
+    }
+    let mut plain = layout.clone();
+    plain.labels.clear();
+    plain.charts = vec![ChartKind::Nodes, ChartKind::NodesVsTable];
+    let s = pooled(t, layout).unwrap_or_else(|| summary::summarize(t));
+    let mut names: Vec<String> = Vec::new();
+    for q in charts::plan_charts(&s, &plain)
+        .0
+        .iter()
+        .flat_map(|c| &c.series)
+    {
+        if !names.contains(&q.label) {
+            names.push(q.label.clone());
+        }
+    }
+    let Some(key) = layout.labels.keys().find(|k| !names.contains(k)) else {
+        return Ok(());
+    };
+    let pos = config::find_line(src, &|l| l.starts_with("labels")).unwrap_or(0);
+    let allowed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    Err(config::at(
+        path,
+        src,
+        pos..pos,
+        format!(
+            "[report] labels: `{key}` names no series of the charts; a key is a series' legend label as drawn without labels (its values joined by \", \"); allowed: {}",
+            allowed.join(", ")
+        ),
+    ))
 }
 
 /// Resolves `[report]` against the summary's columns; unknown columns are input errors at the
@@ -305,42 +369,9 @@ pub fn build(dir: &Path) -> Result<Built> {
 
     // 2. Outputs, in memory where possible.
     let summary_csv = summary::to_csv(&s);
-    // Charts average over the `pool` columns: group again with those columns blanked.
-    let pooled = (!layout.pool.is_empty()).then(|| {
-        let mut tp = t.clone();
-        for c in &layout.pool {
-            if let Some(i) = tp.col(c) {
-                for row in &mut tp.rows {
-                    row[i].clear();
-                }
-            }
-        }
-        summary::summarize(&tp)
-    });
+    let pooled = pooled(&t, &layout);
     let (charts, mut skipped) = charts::plan_charts(pooled.as_ref().unwrap_or(&s), &layout);
-    // A `[report] labels` entry that renames no series is a typo, not a wish.
-    if let Some((key, _)) = layout.labels.iter().find(|(_, v)| {
-        !charts
-            .iter()
-            .any(|c| c.series.iter().any(|q| &q.label == *v))
-    }) {
-        let mut names: Vec<&str> = Vec::new();
-        for q in charts.iter().flat_map(|c| &c.series) {
-            if !names.contains(&q.label.as_str()) {
-                names.push(&q.label);
-            }
-        }
-        let pos = config::find_line(&src, &|l| l.starts_with("labels")).unwrap_or(0);
-        return Err(config::at(
-            &exp_path,
-            &src,
-            pos..pos,
-            format!(
-                "[report] labels: `{key}` names no series of the charts; allowed: {}",
-                names.join(", ")
-            ),
-        ));
-    }
+    check_labels(&t, &layout, &exp_path, &src)?;
     if !layout.charts_given {
         // Charts nobody asked for and the data cannot support are not news.
         skipped.clear();
