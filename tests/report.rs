@@ -910,11 +910,28 @@ fn bm_hit_charts_the_share_of_best_moves_found() {
         .collect();
     assert_eq!(rows.len(), counted.len(), "{md}");
     for r in &rows {
-        let (hit, finished, _) = counted[&(r[1].to_string(), r[2].to_string())];
+        let (hit, finished, stopped) = counted[&(r[1].to_string(), r[2].to_string())];
         let pct: f64 = r[3].parse().unwrap();
         let want = 100.0 * hit as f64 / finished as f64;
         assert!((pct - want).abs() < 1e-5, "{r:?}: {pct} vs {want}");
+        // The runs the share counts, and the group's runs.
+        assert_eq!(r[4], finished.to_string(), "{r:?}");
+        assert_eq!(r[5], (finished + stopped).to_string(), "{r:?}");
     }
+    assert!(md.contains("A share counts only the runs with a value in `bm_hit` (719 of the points' 720 runs here)"), "{md}");
+}
+
+/// A group whose every search a budget stopped has no share: report.md names it.
+#[test]
+fn bm_hit_names_groups_with_no_finished_search() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"st\"\n[game]\nkind = \"chess\"\npositions = ['1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";']\n[search]\nalgorithm = \"alphabeta\"\ndepth = [1, 3]\nmax_nodes = 200\n[report]\ncharts = [\"bm-hit\"]\n",
+    );
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("No point, every search stopped by a budget: all runs at depth = 3."),
+        "{md}"
+    );
 }
 
 /// A bm-hit chart asked for where no position has a best-move annotation is left out, and

@@ -122,6 +122,9 @@ pub struct Point {
     /// Some run of the point's group stopped at a budget: the mean is a lower bound. Drawn
     /// apart from the line (a floor bar with an up arrow), never joined to it.
     pub budget: bool,
+    /// A share chart's point: the runs its share counts (those with a value in the share's
+    /// column: for bm-hit, the finished searches) and the runs of its group.
+    pub counted: Option<(usize, usize)>,
 }
 
 #[derive(Clone, Debug)]
@@ -158,6 +161,9 @@ pub struct Chart {
     /// The column names on the x axis and in the series labels, for report.md.
     pub x_column: String,
     pub series_columns: Vec<String>,
+    /// A share chart's groups whose every run a budget stopped, as `series at x = value`:
+    /// they have no point.
+    pub all_stopped: Vec<String>,
 }
 
 fn varying(s: &Summary, col: &str) -> bool {
@@ -554,6 +560,31 @@ fn chart_for(
     };
     let mut series: Vec<Series> = Vec::new();
     let mut reference: Vec<Series> = Vec::new();
+    let series_label = |g: &Group| -> String {
+        let label = if series_cols.is_empty() {
+            "all runs".to_string()
+        } else {
+            match label_of(s, g, series_cols, false) {
+                // Every series column empty for this group (no table): name them.
+                l if l.is_empty() => label_of(s, g, series_cols, true),
+                l => l,
+            }
+        };
+        layout.labels.get(&label).cloned().unwrap_or(label)
+    };
+    // A share chart has no point for a group whose every search a budget stopped (none
+    // chose a move or has a value): report.md names such groups.
+    let all_stopped: Vec<String> = groups
+        .iter()
+        .filter(|g| kind.share_column().is_some() && g.budget > 0 && g.budget == g.rows.len())
+        .map(|g| {
+            format!(
+                "{} at {x} = {}",
+                series_label(g),
+                g.param(s, x).unwrap_or("")
+            )
+        })
+        .collect();
     for g in groups {
         let Some((y, lo, hi)) = y_of(g) else { continue };
         if no_table(g) {
@@ -580,22 +611,14 @@ fn chart_for(
                         lo: y,
                         hi: y,
                         budget: g.budget > 0,
+                        counted: None,
                     }],
                     style: 0,
                 });
             }
             continue;
         }
-        let label = if series_cols.is_empty() {
-            "all runs".to_string()
-        } else {
-            match label_of(s, g, series_cols, false) {
-                // Every series column empty for this group (no table): name them.
-                l if l.is_empty() => label_of(s, g, series_cols, true),
-                l => l,
-            }
-        };
-        let label = layout.labels.get(&label).cloned().unwrap_or(label);
+        let label = series_label(g);
         let xv = g.param(s, x).unwrap_or("").to_string();
         let p = Point {
             x: xpos(&xv),
@@ -604,8 +627,12 @@ fn chart_for(
             lo,
             hi,
             // A share is of the finished searches only (a budget-stopped one has no value or
-            // move), not a lower bound: no budget mark.
+            // move), not a lower bound: no budget mark; the runs it counts go with it.
             budget: g.budget > 0 && kind.share_column().is_none(),
+            counted: kind
+                .share_column()
+                .and_then(|c| g.stat(s, c))
+                .map(|st| (st.n, g.rows.len())),
         };
         match series.iter_mut().find(|q| q.label == label) {
             Some(q) => q.points.push(p),
@@ -725,6 +752,7 @@ fn chart_for(
                     lo: *v,
                     hi: *v,
                     budget: false,
+                    counted: None,
                 };
                 match out.iter_mut().find(|q| q.label == label) {
                     Some(q) => {
@@ -755,6 +783,7 @@ fn chart_for(
                 lo: 1.0,
                 hi: 1.0,
                 budget: false,
+                counted: None,
             })
             .collect();
         theory.push(Series {
@@ -848,6 +877,7 @@ fn chart_for(
         }),
         x_column: x.to_string(),
         series_columns: series_cols.to_vec(),
+        all_stopped,
     })
 }
 
@@ -1430,6 +1460,7 @@ pub fn draw<DB: DrawingBackend>(
                         lo: 0.0,
                         hi: 0.0,
                         budget: true,
+                        counted: None,
                     })) {
                         if p.budget {
                             if run.len() > 1 {
@@ -1730,6 +1761,7 @@ mod tests {
                 lo: 10.0,
                 hi: 20.0,
                 budget: false,
+                counted: None,
             })
             .collect();
         Chart {
@@ -1752,6 +1784,7 @@ mod tests {
             categories: Some(labels.iter().map(|l| l.to_string()).collect()),
             x_column: "solver".into(),
             series_columns: vec![],
+            all_stopped: vec![],
         }
     }
 

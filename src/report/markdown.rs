@@ -159,9 +159,11 @@ pub fn render(i: &Inputs) -> String {
         } else {
             c.series_columns.join(", ")
         };
+        // A share's min and max would repeat it: its columns are the runs it counts instead.
+        let share = c.kind.share_column().is_some();
         let _ = writeln!(
             m,
-            "| {} | {} | {} {} | min | max |\n|---|---:|---:|---:|---:|",
+            "| {} | {} | {} {} | {} |\n|---|---:|---:|---:|---:|",
             cell(&series_name),
             cell(&c.x_column),
             yname,
@@ -169,11 +171,20 @@ pub fn render(i: &Inputs) -> String {
                 i.layout.point.name()
             } else {
                 "mean"
+            },
+            if share {
+                "runs counted | runs"
+            } else {
+                "min | max"
             }
         );
         for s in &c.series {
             for p in &s.points {
                 let (x, y, lo, hi) = point_row(p);
+                let (lo, hi) = match p.counted {
+                    Some((n, runs)) => (n.to_string(), runs.to_string()),
+                    None => (lo, hi),
+                };
                 let y = if p.budget { format!("≥ {y}") } else { y };
                 let _ = writeln!(
                     m,
@@ -201,6 +212,29 @@ pub fn render(i: &Inputs) -> String {
                     cell(&s.label),
                     p.x_label,
                     y
+                );
+            }
+        }
+        if share {
+            let (n, runs) = c
+                .series
+                .iter()
+                .flat_map(|s| &s.points)
+                .filter_map(|p| p.counted)
+                .fold((0, 0), |(a, b), (n, r)| (a + n, b + r));
+            let stopped = c.all_stopped.len();
+            if n < runs || stopped > 0 {
+                let _ = writeln!(
+                    m,
+                    "\nA share counts only the runs with a value in `{}` ({n} of the points' {runs} runs here): a search a budget stopped has none.",
+                    c.kind.share_column().unwrap_or_default()
+                );
+            }
+            if stopped > 0 {
+                let _ = writeln!(
+                    m,
+                    "No point, every search stopped by a budget: {}.",
+                    c.all_stopped.join("; ")
                 );
             }
         }
