@@ -331,6 +331,31 @@ fn epd_line_without_a_position_names_the_line() {
         );
 }
 
+/// EPD lines written the way people get them wrong: each error says how an EPD line is
+/// written (four FEN fields, then operations each ending with `;`).
+#[test]
+fn malformed_epd_lines_say_how_epd_is_written() {
+    let board = "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - -";
+    for (rest, needle) in [
+        (
+            "bm Qd1+",
+            "`bm Qd1+` after the four FEN fields is neither the clocks nor `moves`",
+        ),
+        ("bm Qd1+ Qd2", "`bm Qd1+ Qd2` after the four FEN fields"),
+        (
+            "0 1 bm Qd1+;",
+            "start with the number `0`: an EPD line has no clock fields",
+        ),
+        (
+            "bm Qd1+; id \"x\"",
+            "EPD operation `id \"x\"` does not end with `;`",
+        ),
+    ] {
+        bad_fen(&format!("{board} {rest}"), needle);
+        bad_fen(&format!("{board} {rest}"), "each ending with `;`");
+    }
+}
+
 #[test]
 fn epd_runs_report_bm_hit_and_qnodes() {
     let dir = tempfile::tempdir().unwrap();

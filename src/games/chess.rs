@@ -371,6 +371,9 @@ pub fn parse_san_or_uci(b: &Board, text: &str) -> Result<Move, String> {
     parse_san(b, text).or_else(|e| parse_uci(b, text).map_err(|_| e))
 }
 
+/// How an EPD line is written, for errors in one.
+const EPD_HELP: &str = "an EPD line is the four FEN fields (board, side to move, castling, en passant) followed by operations, each ending with `;`, e.g. `bm Qd1+; id \"BK.01\";`";
+
 const FIELDS_HELP: &str = "a FEN has six fields: board, side to move (w/b), castling (KQkq or -), en passant (e.g. e3 or -), halfmove clock, fullmove number; an EPD line has the first four, then operations such as `bm Nf3; id \"x\";`";
 
 /// Checks the board field of a FEN.
@@ -487,7 +490,7 @@ fn split_ops(s: &str) -> Result<Vec<(String, Vec<String>)>, String> {
     }
     if !cur.trim().is_empty() {
         return Err(format!(
-            "EPD operation `{}` does not end with `;`",
+            "EPD operation `{}` does not end with `;`; {EPD_HELP}",
             cur.trim()
         ));
     }
@@ -505,8 +508,13 @@ fn split_ops(s: &str) -> Result<Vec<(String, Vec<String>)>, String> {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_')
         {
+            if opcode.parse::<u64>().is_ok() {
+                return Err(format!(
+                    "EPD operations `{s}` start with the number `{opcode}`: an EPD line has no clock fields after the four FEN fields (drop them, or write `hmvc 0; fmvn 1;`); {EPD_HELP}"
+                ));
+            }
             return Err(format!(
-                "EPD operation `{p}`: `{opcode}` is not an opcode (a letter, then letters, digits or _)"
+                "EPD operation `{p}`: `{opcode}` is not an opcode (a letter, then letters, digits or _); {EPD_HELP}"
             ));
         }
         let rest = rest.trim();
@@ -594,6 +602,18 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
     match tokens.get(4) {
         None => {}
         Some(&"moves") => moves = tokens[5..].iter().map(|s| s.to_string()).collect(),
+        // An opcode (a letter first) where a FEN has its clocks, not followed by a fullmove
+        // number as the last field: EPD operations lacking `;`.
+        Some(x)
+            if !tokens[4..].iter().any(|t| t.contains(';'))
+                && x.starts_with(|c: char| c.is_ascii_alphabetic())
+                && !(tokens.len() == 6 && tokens[5].parse::<u32>().is_ok()) =>
+        {
+            return Err(format!(
+                "`{}` after the four FEN fields is neither the clocks nor `moves`: EPD operations must each end with `;`; {EPD_HELP}",
+                tokens[4..].join(" ")
+            ));
+        }
         // EPD operations end with `;`; without one, fields five and six are the clocks.
         Some(x) if !tokens[4..].iter().any(|t| t.contains(';')) => {
             halfmove = x.to_string();
