@@ -689,9 +689,28 @@ ordering = ["random", "natural", "strong:0.5:0.5"]
 repetitions = 3
 "#;
 
-/// Starts `harness run FILE --out OUT --jobs 1` and kills it (SIGKILL) once it has finished at
-/// least `runs` runs; returns the partial file's bytes.
-fn kill_after(file: &Path, out: &Path, runs: usize) -> Vec<u8> {
+/// A folder holding the LONG experiment as exp.toml: (the folder, the file, its `out` folder).
+fn long_experiment() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, LONG).unwrap();
+    let out = tmp.path().join("out");
+    (tmp, file, out)
+}
+
+/// `harness run FILE --out OUT` with `extra` arguments, asserted by the caller.
+fn run_into(file: &Path, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    harness()
+        .args(["run", "--out"])
+        .arg(out)
+        .args(extra)
+        .arg(file)
+        .assert()
+}
+
+/// Starts `harness run FILE --out OUT --jobs 1` and returns it once it has finished at least
+/// `runs` runs.
+fn start_until(file: &Path, out: &Path, runs: usize) -> std::process::Child {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
         .args(["run", "--quiet", "--jobs", "1", "--out"])
         .arg(out)
@@ -708,7 +727,7 @@ fn kill_after(file: &Path, out: &Path, runs: usize) -> Vec<u8> {
             .map(|b| b.iter().filter(|&&c| c == b'\n').count())
             .unwrap_or(0);
         if lines > runs {
-            break;
+            return child;
         }
         assert!(
             child.try_wait().unwrap().is_none(),
@@ -717,10 +736,35 @@ fn kill_after(file: &Path, out: &Path, runs: usize) -> Vec<u8> {
         assert!(start.elapsed().as_secs() < 60, "no runs finished");
         std::thread::sleep(std::time::Duration::from_millis(2));
     }
+}
+
+/// Starts `harness run FILE --out OUT --jobs 1` and kills it (SIGKILL) once it has finished at
+/// least `runs` runs; returns the partial file's bytes.
+fn kill_after(file: &Path, out: &Path, runs: usize) -> Vec<u8> {
+    let mut child = start_until(file, out, runs);
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(!out.join("runs.csv").exists());
-    std::fs::read(&partial).unwrap()
+    std::fs::read(out.join("runs.csv.partial")).unwrap()
+}
+
+/// A folder takes one run at a time: a second run into it is refused (exit 2) while the first
+/// holds it, and the lock goes with the first run's process, so a rerun after a kill resumes.
+#[test]
+fn a_folder_takes_one_run_at_a_time() {
+    let (_tmp, file, out) = long_experiment();
+    let mut first = start_until(&file, &out, 3);
+    let second = run_into(&file, &out, &["--quiet"]).code(2);
+    let err = String::from_utf8_lossy(&second.get_output().stderr).to_string();
+    assert!(
+        err.contains("another `harness run` is writing into this folder"),
+        "{err}"
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let again = run_into(&file, &out, &["--quiet"]).success();
+    let stdout = String::from_utf8_lossy(&again.get_output().stdout).to_string();
+    assert!(stdout.contains(" resumed) -> "), "{stdout}");
 }
 
 /// A killed run keeps what it finished, and rerunning the same file resumes: only the runs
@@ -728,28 +772,15 @@ fn kill_after(file: &Path, out: &Path, runs: usize) -> Vec<u8> {
 /// even with the partial file's last line cut short by the kill.
 #[test]
 fn a_killed_run_resumes_where_it_stopped() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
-    std::fs::write(&file, LONG).unwrap();
+    let (tmp, file, out) = long_experiment();
     let whole = tmp.path().join("whole");
-    harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(&whole)
-        .arg(&file)
-        .assert()
-        .success();
-    let out = tmp.path().join("out");
+    run_into(&file, &whole, &["--quiet"]).success();
     let bytes = kill_after(&file, &out, 20);
     // A kill in the middle of a line: the cut run is searched again.
     let cut = &bytes[..bytes.len() - 40];
     std::fs::write(out.join("runs.csv.partial"), cut).unwrap();
     let whole_lines = cut.iter().filter(|&&c| c == b'\n').count() - 1;
-    let done = harness()
-        .args(["run", "--jobs", "2", "--out"])
-        .arg(&out)
-        .arg(&file)
-        .assert()
-        .success();
+    let done = run_into(&file, &out, &["--jobs", "2"]).success();
     let stderr = String::from_utf8_lossy(&done.get_output().stderr).to_string();
     let stdout = String::from_utf8_lossy(&done.get_output().stdout).to_string();
     let resumed = format!("resuming: {whole_lines} of 210 runs");
@@ -779,18 +810,8 @@ fn a_killed_run_resumes_where_it_stopped() {
 /// comment added to the file changes no run, and the rerun resumes.
 #[test]
 fn runs_of_another_file_are_not_resumed_but_kept() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
-    std::fs::write(&file, LONG).unwrap();
-    let out = tmp.path().join("out");
-    let run = |extra: &[&str]| {
-        harness()
-            .args(["run", "--quiet", "--out"])
-            .arg(&out)
-            .args(extra)
-            .arg(&file)
-            .assert()
-    };
+    let (_tmp, file, out) = long_experiment();
+    let run = |extra: &[&str]| run_into(&file, &out, &[&["--quiet"], extra].concat());
     let bytes = kill_after(&file, &out, 5);
     std::fs::write(&file, LONG.replace("seed = 5", "seed = 6")).unwrap();
     let refused = run(&[]).code(2);

@@ -348,6 +348,30 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// An exclusive lock on a results folder, held while it lives, so that two runs into one
+/// folder cannot interleave their partial files and outputs. The OS releases it when the
+/// process ends, however it ends: a killed run leaves no stale lock.
+pub struct FolderLock {
+    _held: Option<File>,
+}
+
+/// Locks `dir` (which exists) for one `harness run`; an input error if another run holds it.
+/// Where a folder cannot be opened or locked (not Unix, a file system without locks) there
+/// is no lock, and no error.
+pub fn lock_output(dir: &Path) -> Result<FolderLock> {
+    let Ok(f) = File::open(dir) else {
+        return Ok(FolderLock { _held: None });
+    };
+    match f.try_lock() {
+        Ok(()) => Ok(FolderLock { _held: Some(f) }),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(format!(
+            "{}: another `harness run` is writing into this folder; wait for it to finish (or stop it: a rerun then resumes from what it finished), or pass another --out DIR",
+            dir.display()
+        ))),
+        Err(std::fs::TryLockError::Error(_)) => Ok(FolderLock { _held: None }),
+    }
+}
+
 /// Runs every run of the plan that `opts.done` does not already hold and writes
 /// `dir/runs.csv`. Returns the records, sorted.
 pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
