@@ -384,14 +384,13 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
         .clone()
         .unwrap_or_else(|| partial::Header::unresumable(&plan.name));
     let partial = Mutex::new(partial::Writer::create(dir, &header, &kept)?);
-    let bar = ProgressBar::new(plan.runs.len() as u64);
+    let bar =
+        ProgressBar::with_draw_target(Some(plan.runs.len() as u64), ProgressDrawTarget::hidden());
     // Resumed runs show as done; the time estimate is for the runs still to search.
     bar.set_position(kept.len() as u64);
     bar.reset_eta();
-    if opts.quiet || !std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    } else {
-        bar.set_draw_target(ProgressDrawTarget::stderr());
+    if !opts.quiet && std::io::stderr().is_terminal() {
+        // Styled before it is shown, so nothing is drawn in the default style.
         bar.set_style(
             ProgressStyle::with_template(
                 "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} runs (eta {eta})",
@@ -399,6 +398,7 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
             .expect("a valid template"),
         );
         bar.set_prefix(plan.name.clone());
+        bar.set_draw_target(ProgressDrawTarget::stderr());
     }
     // No more threads than runs (0: rayon's default, one per core).
     let pool = rayon::ThreadPoolBuilder::new()
