@@ -99,7 +99,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             // folder is touched).
             let header = partial::Header::current(&plan);
             let done = partial::load(&dir, &header, fresh)?;
-            let resumed = partial::split(&plan, &done).0.len();
+            let resumed = partial::resumable(&plan, &done);
             if resumed > 0 && !quiet {
                 note(format_args!(
                     "{}: resuming: {resumed} of {} runs were finished by an earlier, interrupted run ({}); {} to search",

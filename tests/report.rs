@@ -668,31 +668,44 @@ fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
     harness().arg("plot").arg(&out_dir).assert().success();
 }
 
-/// tt-bounds charts what it measures: the percent of runs whose root value is wrong, 0 for
-/// correct bounds and above 0 for naive-exact, in a chart and in report.md's table.
-#[test]
-fn tt_bounds_charts_its_wrong_values() {
+/// A committed results folder's runs.csv, experiment.toml and manifest.json, copied to a
+/// temporary folder and plotted there: (the temporary folder, the results folder in it).
+fn plot_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tt-bounds");
-    let dir = tmp.path().join("tt-bounds");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("results")
+        .join(name);
+    let dir = tmp.path().join(name);
     fs::create_dir(&dir).unwrap();
     for f in ["runs.csv", "experiment.toml", "manifest.json"] {
         fs::copy(src.join(f), dir.join(f)).unwrap();
     }
     harness().arg("plot").arg(&dir).assert().success();
+    (tmp, dir)
+}
+
+/// The rows of report.md's table whose header line starts with `header`, cells trimmed.
+fn table_rows<'a>(md: &'a str, header: &str) -> Vec<Vec<&'a str>> {
+    md.lines()
+        .skip_while(|l| !l.starts_with(header))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.split('|').map(str::trim).collect())
+        .collect()
+}
+
+/// tt-bounds charts what it measures: the percent of runs whose root value is wrong, 0 for
+/// correct bounds and above 0 for naive-exact, in a chart and in report.md's table.
+#[test]
+fn tt_bounds_charts_its_wrong_values() {
+    let (_tmp, dir) = plot_copy("tt-bounds");
     for kind in ["value-wrong", "move-wrong"] {
         assert!(dir
             .join(format!("charts/{kind}-scale-win-loss.png"))
             .exists());
     }
     let md = fs::read_to_string(dir.join("report.md")).unwrap();
-    let rows: Vec<Vec<&str>> = md
-        .lines()
-        .skip_while(|l| !l.starts_with("| ordering, variant | tt_bounds | % value wrong mean"))
-        .skip(2)
-        .take_while(|l| l.starts_with('|'))
-        .map(|l| l.split('|').map(str::trim).collect())
-        .collect();
+    let rows = table_rows(&md, "| ordering, variant | tt_bounds | % value wrong mean");
     assert_eq!(rows.len(), 8, "{md}");
     for r in &rows {
         let pct: f64 = r[3].parse().unwrap();
@@ -872,14 +885,7 @@ fn a_label_for_no_series_is_an_error() {
 /// searches (no move) left out (chess-ordering's natural order at depth 5 has one).
 #[test]
 fn bm_hit_charts_the_share_of_best_moves_found() {
-    let tmp = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/chess-ordering");
-    let dir = tmp.path().join("chess-ordering");
-    fs::create_dir(&dir).unwrap();
-    for f in ["runs.csv", "experiment.toml", "manifest.json"] {
-        fs::copy(src.join(f), dir.join(f)).unwrap();
-    }
-    harness().arg("plot").arg(&dir).assert().success();
+    let (_tmp, dir) = plot_copy("chess-ordering");
     assert!(dir.join("charts/bm-hit.png").exists());
     // (ordering, depth) -> (best moves found, finished searches, stopped searches).
     let mut counted: std::collections::BTreeMap<(String, String), (u32, u32, u32)> =
@@ -901,13 +907,7 @@ fn bm_hit_charts_the_share_of_best_moves_found() {
     }
     assert_eq!(counted[&("natural".into(), "5".into())].2, 1);
     let md = fs::read_to_string(dir.join("report.md")).unwrap();
-    let rows: Vec<Vec<&str>> = md
-        .lines()
-        .skip_while(|l| !l.starts_with("| ordering | depth | % best move mean"))
-        .skip(2)
-        .take_while(|l| l.starts_with('|'))
-        .map(|l| l.split('|').map(str::trim).collect())
-        .collect();
+    let rows = table_rows(&md, "| ordering | depth | % best move mean");
     assert_eq!(rows.len(), counted.len(), "{md}");
     for r in &rows {
         let (hit, finished, stopped) = counted[&(r[1].to_string(), r[2].to_string())];

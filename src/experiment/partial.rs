@@ -115,9 +115,14 @@ impl Finished {
         }
     }
 
-    /// The record of `run`, when this is its line (same key and seed).
+    /// Whether this is `run`'s line (same key and seed).
+    pub fn is_of(&self, run: &Run) -> bool {
+        self.run_key == run.key && self.seed == run.seed
+    }
+
+    /// The record of `run`, when this is its line.
     pub fn record(&self, run: &Run) -> Option<RunRecord> {
-        (self.run_key == run.key && self.seed == run.seed).then(|| RunRecord {
+        self.is_of(run).then(|| RunRecord {
             run: run.clone(),
             depth: self.depth,
             theory_depth: self.theory_depth,
@@ -206,6 +211,14 @@ pub fn load(dir: &Path, header: &Header, fresh: bool) -> Result<HashMap<String, 
         done.insert(f.run_key.clone(), f);
     }
     Ok(done)
+}
+
+/// How many of `plan`'s runs `done` holds (what `split` would keep, without building them).
+pub fn resumable(plan: &Plan, done: &HashMap<String, Finished>) -> usize {
+    plan.runs
+        .iter()
+        .filter(|r| done.get(&r.key).is_some_and(|f| f.is_of(r)))
+        .count()
 }
 
 /// The records of `plan`'s runs that `done` holds, in plan order, with the indexes of the runs

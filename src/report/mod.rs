@@ -100,7 +100,8 @@ pub fn check_layout(
         .iter()
         .any(|r| r.run.depth == crate::experiment::config::Depth::Full)
     {
-        check_labels(&t, &layout, path, src)?;
+        let pooled = pooled(&t, &layout);
+        check_labels(pooled.as_ref().unwrap_or(&s), &layout, path, src)?;
     }
     Ok(())
 }
@@ -122,19 +123,23 @@ fn pooled(t: &table::Table, layout: &charts::Layout) -> Option<summary::Summary>
 }
 
 /// A `[report] labels` key that names no series is a typo, not a wish: an input error at the
-/// `labels` line of `path`, listing the series there are. The series are those of the nodes
+/// `labels` line of `path`, listing the series there are in `s`, the summary the charts draw. The series are those of the nodes
 /// and nodes-vs-table charts (every other chart has the nodes chart's), drawn or not, before
 /// any renaming.
-fn check_labels(t: &table::Table, layout: &charts::Layout, path: &Path, src: &str) -> Result<()> {
+fn check_labels(
+    s: &summary::Summary,
+    layout: &charts::Layout,
+    path: &Path,
+    src: &str,
+) -> Result<()> {
     if layout.labels.is_empty() {
         return Ok(());
     }
     let mut plain = layout.clone();
     plain.labels.clear();
     plain.charts = vec![ChartKind::Nodes, ChartKind::NodesVsTable];
-    let s = pooled(t, layout).unwrap_or_else(|| summary::summarize(t));
     let mut names: Vec<String> = Vec::new();
-    for q in charts::plan_charts(&s, &plain)
+    for q in charts::plan_charts(s, &plain)
         .0
         .iter()
         .flat_map(|c| &c.series)
@@ -370,8 +375,9 @@ pub fn build(dir: &Path) -> Result<Built> {
     // 2. Outputs, in memory where possible.
     let summary_csv = summary::to_csv(&s);
     let pooled = pooled(&t, &layout);
-    let (charts, mut skipped) = charts::plan_charts(pooled.as_ref().unwrap_or(&s), &layout);
-    check_labels(&t, &layout, &exp_path, &src)?;
+    let drawn = pooled.as_ref().unwrap_or(&s);
+    check_labels(drawn, &layout, &exp_path, &src)?;
+    let (charts, mut skipped) = charts::plan_charts(drawn, &layout);
     if !layout.charts_given {
         // Charts nobody asked for and the data cannot support are not news.
         skipped.clear();
