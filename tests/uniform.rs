@@ -294,6 +294,59 @@ fn reading_every_leaf_can_be_impossible_whatever_the_order() {
 }
 
 #[test]
+fn alpha_beta_returns_the_minimax_value_on_every_value_model() {
+    // A value at or beyond the search's infinity reads as a win no window holds: it cut off
+    // at the root, so alpha-beta returned another value than minimax, and best-first read
+    // fewer leaves than the minimal tree (continuous values reached 2^30 > INF = 10^9 before;
+    // they now stay within ±VALUE_LIMIT = 2^29).
+    use harness::games::uniform::{MAX_HEIGHT, MAX_INTEGER, VALUE_LIMIT};
+    use harness::games::INF;
+    assert!(VALUE_LIMIT < INF as i64);
+    assert!(MAX_INTEGER * MAX_HEIGHT as i64 <= VALUE_LIMIT);
+    let wide = Values::Integer {
+        lo: -MAX_INTEGER as i32,
+        hi: MAX_INTEGER as i32,
+    };
+    let models = [
+        (Values::Continuous, Model::Independent),
+        (Values::Continuous, Model::Incremental),
+        (wide, Model::Incremental),
+        (Values::Distinct, Model::Independent),
+    ];
+    for (values, model) in models {
+        for (b, d) in [(8u32, 1u32), (2, 1), (3, 2), (3, 4), (5, 3)] {
+            for t in 0..60u64 {
+                let s = UniformSpec {
+                    model,
+                    ..spec(b, d, values)
+                };
+                let g = Uniform::new(s, 0, 900 + t);
+                let mut s = SearchSpec::new(Algorithm::Minimax, d);
+                let mm = search(&mut g.clone(), &s, 0).unwrap().value;
+                s.algorithm = Algorithm::AlphaBeta;
+                for v in VARIANTS {
+                    s.variant = v;
+                    for o in ["natural", "random", "oracle-best"] {
+                        s.ordering = Ordering::parse(o).unwrap();
+                        let r = search(&mut g.clone(), &s, t).unwrap();
+                        let at = format!("{values:?} {model:?} b{b} d{d} tree {t} {o} {v:?}");
+                        assert_eq!(r.value, mm, "{at}");
+                        // Continuous and distinct values do not tie: best-first is minimal.
+                        if o == "oracle-best" && values != wide {
+                            assert_eq!(
+                                r.counters.leaves as f64,
+                                minimal_leaves(b as u64, d),
+                                "{at}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn random_ordering_branching_factor_approaches_pearl() {
     // Pearl's R*(b) is the limit of leaves^(1/d) for random ordering on iid continuous values.
     // The constant factor fades slowly: the ratio to R* falls with depth, staying above 1.
@@ -477,7 +530,7 @@ fn bad_uniform_input_exits_2_naming_file_line_col_and_key() {
         "branching = 3\nheight = 25",
         "\"natural\"",
         "7:10",
-        &["distinct", "2^31"],
+        &["distinct", "2^30"],
     );
     rejects(
         "branching = 3\nheight = 3\nmodel = \"incremental\"",
