@@ -24,7 +24,7 @@ pub enum Command {
         /// Output folder (default: results/<name>).
         #[arg(long)]
         out: Option<PathBuf>,
-        /// Worker threads, at most 1024 (default: one per core). Results do not depend on it.
+        /// Worker threads, at most 1024 (default, or 0: one per core). Results do not depend on it.
         #[arg(long, default_value_t = 0, hide_default_value = true, value_parser = clap::value_parser!(u16).range(0..=1024))]
         jobs: u16,
         /// No progress bar (nor the note that an interrupted run is resumed).

@@ -577,6 +577,57 @@ fn bad_uniform_input_exits_2_naming_file_line_col_and_key() {
 }
 
 #[test]
+fn a_search_too_large_to_finish_needs_a_budget() {
+    // Alpha-beta: even the minimal tree of b = 100, d = 14 is 3.0e14 nodes.
+    rejects(
+        "branching = 100\nheight = 14\nvalues = \"continuous\"",
+        "\"natural\"",
+        "7:10",
+        &[
+            "height",
+            "3.0e14",
+            "minimal tree",
+            "days",
+            "10^12",
+            "max_nodes",
+        ],
+    );
+    // Minimax enters the full tree: 1.0e20 nodes; with a budget the same file runs, and the
+    // budget stops it.
+    let dir = tempfile::tempdir().unwrap();
+    let text = uniform_file(
+        "branching = 100\nheight = 10\nvalues = \"continuous\"",
+        "\"natural\"",
+    )
+    .replace("\"alphabeta\"", "\"minimax\"");
+    let run = |text: &str| {
+        let f = write(&dir, "big.toml", text);
+        harness()
+            .arg("run")
+            .arg(&f)
+            .arg("--out")
+            .arg(dir.path().join("out"))
+            .arg("--quiet")
+            .assert()
+    };
+    let err = run(&text).code(2).get_output().stderr.clone();
+    let err = String::from_utf8(err).unwrap();
+    assert!(
+        err.contains("big.toml:7:10") && err.contains("1.0e20"),
+        "{err}"
+    );
+    assert!(err.contains("full tree") && err.contains("years"), "{err}");
+    run(&format!("{text}max_nodes = 5000\n")).success();
+    let mut rd = csv::Reader::from_path(dir.path().join("out/runs.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 1);
+    let col = |name: &str| &rows[0][head.iter().position(|h| h == name).unwrap()];
+    assert_eq!(col("status"), "budget");
+    assert_eq!(col("nodes"), "5000");
+}
+
+#[test]
 fn uniform_experiment_pairs_trees_and_reports_theory() {
     let dir = tempfile::tempdir().unwrap();
     let f = write(

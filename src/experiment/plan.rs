@@ -744,6 +744,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         }
     }
     check_oracle_memory(path, src, file, &runs)?;
+    check_search_size(path, src, file, &runs)?;
     // The `tt` term orders by the table's stored move: with no table anywhere it would order
     // nothing and the runs would silently be what the ordering without it gives.
     let has_table = |r: &Run| r.tt.is_some() || r.solver.is_some_and(|t| t.tt);
@@ -1058,6 +1059,73 @@ fn check_oracle_memory(path: &Path, src: &str, file: &ExperimentFile, runs: &[Ru
                     run.ordering, spec.branching
                 )));
             }
+        }
+    }
+    Ok(())
+}
+
+/// The most nodes a search on a uniform tree may be certain to enter without a budget: about
+/// 9 hours per search at 30 M nodes per second (README, Performance: 25 to 50 M on one core).
+pub const MAX_UNBUDGETED_NODES: f64 = 1e12;
+
+/// How long `nodes` take at 30 M nodes per second, in the unit a reader grasps.
+fn duration_text(nodes: f64) -> String {
+    let s = nodes / 3e7;
+    let (v, unit) = if s < 2.0 * 3600.0 {
+        (s / 60.0, "minutes")
+    } else if s < 2.0 * 86400.0 {
+        (s / 3600.0, "hours")
+    } else if s < 2.0 * 365.25 * 86400.0 {
+        (s / 86400.0, "days")
+    } else {
+        (s / (365.25 * 86400.0), "years")
+    };
+    if v < 1e6 {
+        format!("about {v:.0} {unit}")
+    } else {
+        format!("about {v:.1e} {unit}")
+    }
+}
+
+/// Refuses, before anything runs, a search on a uniform tree that cannot finish in a sitting:
+/// one whose sure node count (minimax and negamax: the full tree; alpha-beta and the solver:
+/// the Knuth–Moore minimal tree, which even perfect ordering enters) passes
+/// `MAX_UNBUDGETED_NODES` with no `max_nodes` or `max_seconds` to stop it. Only uniform trees
+/// have a size known before the search.
+fn check_search_size(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]) -> Result<()> {
+    use crate::report::theory::{full_nodes, minimal_nodes};
+    for run in runs {
+        let GameSetup::Uniform { spec } = &run.game else {
+            continue;
+        };
+        if run.max_nodes.is_some() || run.max_seconds.is_some() {
+            continue;
+        }
+        let d = match run.depth {
+            Depth::Plies(p) => p.min(spec.height),
+            Depth::Full => spec.height,
+        };
+        let b = spec.branching as u64;
+        let (nodes, which) = match run.algorithm {
+            Algorithm::Minimax | Algorithm::Negamax => (full_nodes(b, d), "the full tree"),
+            Algorithm::AlphaBeta | Algorithm::Solve => (
+                minimal_nodes(b, d),
+                "the minimal tree, which even perfect ordering enters",
+            ),
+        };
+        if nodes > MAX_UNBUDGETED_NODES {
+            let span = file
+                .game
+                .height
+                .as_ref()
+                .map(|h| h.span())
+                .unwrap_or_else(|| file.game.kind.span());
+            return Err(at(path, src, span, format!(
+                "[game] height: {} on a uniform tree of branching {b} searched {d} plies enters at least {nodes:.1e} nodes ({which}), {} per search at 30 M nodes per second; allowed without a budget: at most 10^12 nodes ({}); lower branching, height or depth, or set max_nodes or max_seconds in [search] to stop each search",
+                run.algorithm.name(),
+                duration_text(nodes),
+                duration_text(MAX_UNBUDGETED_NODES)
+            )));
         }
     }
     Ok(())
