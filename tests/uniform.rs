@@ -702,7 +702,7 @@ fn theory_subcommand_prints_table_and_csv() {
         "branching,depth,minimal_leaves,minimal_nodes,full_leaves,full_nodes,pearl_r"
     ));
     assert!(
-        lines[3].starts_with("3,3,11,20,27,40,2.147899,"),
+        lines[3].starts_with("3,3,11,20,27,40,2.147899,9.9093,"),
         "{}",
         lines[3]
     );

@@ -183,8 +183,10 @@ pub fn table(rows: &[Prediction], csv: bool) -> String {
         .map(|p| {
             let (b, d) = (p.branching, p.depth);
             // A real-valued estimate: digits past f64's are not shown.
+            // At least five significant digits below 10^4 (R*^1 = 1.61803, not 1.6).
             let pearl_leaves = if p.pearl_leaves < 1e15 {
-                format!("{:.1}", p.pearl_leaves)
+                let decimals = (4 - p.pearl_leaves.log10().floor() as i32).clamp(1, 4) as usize;
+                format!("{:.decimals$}", p.pearl_leaves)
             } else {
                 scientific(d as f64 * p.pearl_r.log10())
             };
