@@ -403,6 +403,66 @@ fn summary_growth_between_depths() {
     assert_eq!(got, want);
 }
 
+/// On uniform trees searched to their height (`depth = "full"`), growth runs across heights;
+/// where the experiment also searched the same tree shallower, that search is the neighbour.
+#[test]
+fn summary_growth_across_heights_of_full_depth_searches() {
+    // (run_key, ordering, height, depth, nodes)
+    let rows: Vec<Vec<(&str, String)>> = [
+        ("a1", "natural", 1, 1, 4),
+        ("a2", "natural", 2, 2, 12),
+        ("a3", "natural", 3, 3, 27),
+        ("a4", "natural", 4, 4, 108),
+        ("b3", "static", 3, 3, 20),
+        ("b4", "static", 4, 4, 90),
+        ("c4", "static", 4, 3, 30),
+    ]
+    .iter()
+    .map(|&(key, ord, height, depth, nodes)| {
+        vec![
+            ("run_key", key.to_string()),
+            ("game", "uniform".to_string()),
+            ("ordering", ord.to_string()),
+            ("height", height.to_string()),
+            ("depth", depth.to_string()),
+            ("nodes", nodes.to_string()),
+            ("status", "ok".to_string()),
+        ]
+    })
+    .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("runs.csv"),
+        runs_csv(&["branching", "height"], &[], &rows),
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let text = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let head: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    let col = |c: &str| head.iter().position(|h| h == c).unwrap();
+    let mut got: Vec<[String; 5]> = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            ["ordering", "height", "depth", "growth", "growth_2"].map(|c| r[col(c)].to_string())
+        })
+        .collect();
+    got.sort();
+    let want = [
+        ["natural", "1", "1", "", ""],
+        ["natural", "2", "2", "3", ""],
+        ["natural", "3", "3", "2.25", "2.598076"],
+        ["natural", "4", "4", "4", "3"],
+        // Height 3's tree is another tree; height 4's tree searched to depth 3 is the same one.
+        ["static", "3", "3", "", ""],
+        ["static", "4", "3", "", ""],
+        ["static", "4", "4", "3", ""],
+    ]
+    .map(|w| w.map(String::from));
+    assert_eq!(got, want);
+}
+
 #[test]
 fn report_section_errors_point_at_the_key() {
     let tmp = tempfile::tempdir().unwrap();

@@ -17,8 +17,10 @@
 //! - `growth` = nodes_mean(d) / nodes_mean(d - 1) and `growth_2` = sqrt(nodes_mean(d) /
 //!   nodes_mean(d - 2)): the measured branching factor between depths, against the group with
 //!   every other parameter the same at depth d - 1 (d - 2). `growth_2` steps over alpha-beta's
-//!   odd/even oscillation (Pearl's measured ratio). Empty when that group is missing or either
-//!   group holds a run a budget stopped.
+//!   odd/even oscillation (Pearl's measured ratio). A uniform tree searched to its height
+//!   (`depth = "full"`) with no shallower search of the same tree in the experiment is compared
+//!   with the trees of height d - 1 (d - 2) searched to theirs, every other parameter the same.
+//!   Empty when that group is missing or either group holds a run a budget stopped.
 //!
 //! Groups are sorted by their parameter values (numerically where both values are numbers).
 
@@ -289,19 +291,33 @@ pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
     let Some(di) = s.params.iter().position(|c| c == "depth") else {
         return vec![[None; 2]; s.groups.len()];
     };
-    let without_depth = |g: &Group| {
+    let hi = s.params.iter().position(|c| c == "height");
+    let without = |g: &Group, cols: &[usize]| {
         let mut k = g.key.clone();
-        k.remove(di);
+        for &i in cols.iter().rev() {
+            k.remove(i);
+        }
         k
     };
-    // Mean nodes of each finished group, by (the other parameters, depth).
+    // A uniform tree searched to its height: its key without depth and height, so that the
+    // trees of other heights searched to theirs line up with it.
+    let to_height = |g: &Group| {
+        let hi = hi?;
+        (g.key[hi] == g.key[di]).then(|| without(g, &[di.min(hi), di.max(hi)]))
+    };
+    // Mean nodes of each finished group, by (the other parameters, depth); and of the groups
+    // searched to the tree's height, by (the parameters but depth and height, depth).
     let mut nodes: BTreeMap<(Vec<String>, u64), f64> = BTreeMap::new();
+    let mut full: BTreeMap<(Vec<String>, u64), f64> = BTreeMap::new();
     for g in &s.groups {
         let (Ok(d), Some(n)) = (g.key[di].parse::<u64>(), g.stat(s, "nodes")) else {
             continue;
         };
         if g.budget == 0 && n.mean > 0.0 {
-            nodes.insert((without_depth(g), d), n.mean);
+            nodes.insert((without(g, &[di]), d), n.mean);
+            if let Some(k) = to_height(g) {
+                full.insert((k, d), n.mean);
+            }
         }
     }
     s.groups
@@ -310,10 +326,16 @@ pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
             let Ok(d) = g.key[di].parse::<u64>() else {
                 return [None; 2];
             };
-            let k = without_depth(g);
+            let k = without(g, &[di]);
             let at = |d: Option<u64>| d.and_then(|d| nodes.get(&(k.clone(), d)).copied());
+            let kf = to_height(g);
+            let at_full = |d: Option<u64>| Some(*full.get(&(kf.clone()?, d?))?);
             let here = at(Some(d));
-            let ratio = |back: u64| Some(here? / at(d.checked_sub(back))?);
+            // The same tree searched shallower if the experiment has it, else smaller trees.
+            let ratio = |back: u64| {
+                let before = d.checked_sub(back);
+                Some(here? / at(before).or_else(|| at_full(before))?)
+            };
             [ratio(1), ratio(2).map(f64::sqrt)]
         })
         .collect()
