@@ -901,14 +901,13 @@ const PALETTE: [RGBColor; 13] = [
     RGBColor(170, 68, 153),
     RGBColor(102, 17, 0),
 ];
-/// The colour and dash (length, gap in pixels) of dashed line `i`: three greys, then the
-/// same greys in two more dash patterns, so nine lines look different.
+/// The colour and dash (length, gap in pixels) of dashed line `i`: the first three differ in
+/// both grey and dash (the full and the minimal tree must not look alike where they run close),
+/// and the nine pairs of three greys and three dashes all look different.
 fn dashed_style(i: usize) -> (RGBColor, (u32, u32)) {
     const DASHES: [(u32, u32); 3] = [(14, 9), (5, 6), (30, 8)];
-    (
-        THEORY_COLORS[i % THEORY_COLORS.len()],
-        DASHES[(i / THEORY_COLORS.len()) % DASHES.len()],
-    )
+    let n = THEORY_COLORS.len();
+    (THEORY_COLORS[i % n], DASHES[(i % n + i / n) % DASHES.len()])
 }
 
 const THEORY_COLORS: [RGBColor; 3] = [
