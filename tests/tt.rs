@@ -630,6 +630,43 @@ fn bad_table_settings_exit_2_with_file_line_col_and_key() {
     bad_tt("sizes = 4", &["sizes"]);
 }
 
+/// An entry records its remaining depth in one byte: a run with a table whose search depth
+/// passes 255 is refused at `depth` (not run with the table's cutoffs silently off above it).
+#[test]
+fn a_table_refuses_a_search_deeper_than_its_entries_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("deep.toml");
+    let file = |positions: &str, depth: &str| {
+        format!("name = \"deep\"\n[game]\nkind = \"nim\"\npositions = [{positions}]\n[search]\nalgorithm = \"alphabeta\"\ndepth = {depth}\n[search.tt]\nentries = 1024\n")
+    };
+    for (positions, depth, what) in [
+        (
+            "\"2,2\", \"63,63,63,63,63\"",
+            "\"full\"",
+            "depth = \"full\" from position `63,63,63,63,63` (315 plies)",
+        ),
+        // The search's remaining depth starts at 300 even where the game ends in 12 plies.
+        ("\"3,4,5\"", "[12, 300]", "depth 300"),
+    ] {
+        std::fs::write(&path, file(positions, depth)).unwrap();
+        let out = common::harness_run_limited(&path, &dir.path().join("out"), None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        for e in ["deep.toml:7:9: depth", what, "up to 255 plies"] {
+            assert!(err.contains(e), "`{e}` not in {err}");
+        }
+        assert!(!dir.path().join("out").join("runs.csv").exists());
+    }
+    std::fs::write(&path, file("\"3,4,5\"", "255")).unwrap();
+    let out = common::harness_run_limited(&path, &dir.path().join("out"), None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A table the machine could hold but the process may not (a memory limit, here `ulimit -v`
 /// at 500 MB against a 1 GiB table): exit 2, naming the file, the size key and the run; the
 /// allocation fails as an error, not an abort. (Where the machine has less than 1 GiB, the

@@ -71,6 +71,28 @@ impl GameSetup {
         }
     }
 
+    /// The most plies a game can still last from a position (0 when it is over), or `None`
+    /// when the game sets no bound (chess).
+    pub fn remaining_plies(&self, text: &str) -> std::result::Result<Option<u32>, String> {
+        use crate::games::Game;
+        fn left<G: Game>(g: G) -> Option<u32> {
+            Some(if g.outcome().is_some() {
+                0
+            } else {
+                g.max_remaining_plies()
+            })
+        }
+        Ok(match self {
+            GameSetup::TicTacToe { scale } => left(TicTacToe::parse_position(*scale, text)?),
+            GameSetup::Nim { misere } => left(Nim::parse_position(*misere, text)?),
+            GameSetup::Chess => None,
+            GameSetup::Uniform { spec } => left(Uniform::parse_position(*spec, text)?),
+            GameSetup::Connect4 { width, height } => {
+                left(Connect4::parse_position(*width, *height, text)?)
+            }
+        })
+    }
+
     /// Parses one line of a positions file: the position in canonical notation and the expected
     /// score the line gives, if any. Connect Four: the benchmark format `moves [score]`; the
     /// other games: the whole line is a position.
@@ -745,6 +767,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     }
     check_oracle_memory(path, src, file, &runs)?;
     check_search_size(path, src, file, &runs)?;
+    check_table_depth(path, src, file, &runs)?;
     // The `tt` term orders by the table's stored move: with no table anywhere it would order
     // nothing and the runs would silently be what the ordering without it gives.
     let has_table = |r: &Run| r.tt.is_some() || r.solver.is_some_and(|t| t.tt);
@@ -1127,6 +1150,52 @@ fn check_search_size(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]
                 duration_text(MAX_UNBUDGETED_NODES)
             )));
         }
+    }
+    Ok(())
+}
+
+/// Refuses, before anything runs, a run with a transposition table whose search depth passes
+/// `tt::MAX_DEPTH` (a depth above it, or `depth = "full"` from a position the game can last
+/// longer from): an entry records its remaining depth in one byte (16-byte entries), and an
+/// entry cut to 255 would never again count as deep enough above it, silently turning the
+/// table's cutoffs off there. (A numeric depth counts as given even where the game ends
+/// sooner: the search's remaining depth starts from it.)
+fn check_table_depth(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]) -> Result<()> {
+    for run in runs {
+        if run.tt.is_none() && !run.solver.is_some_and(|t| t.tt) {
+            continue;
+        }
+        let what = match run.depth {
+            Depth::Plies(p) if p <= tt::MAX_DEPTH => continue,
+            Depth::Plies(p) => format!("depth {p}"),
+            Depth::Full => match run
+                .game
+                .remaining_plies(&run.position)
+                .map_err(Error::Input)?
+            {
+                Some(l) if l > tt::MAX_DEPTH => {
+                    format!(
+                        "depth = \"full\" from position `{}` ({l} plies)",
+                        run.position
+                    )
+                }
+                _ => continue,
+            },
+        };
+        let pos = find_line(src, &|l| l.starts_with("depth")).unwrap_or(0);
+        let span = file
+            .search
+            .depth
+            .as_ref()
+            .map(|d| d.span())
+            .unwrap_or(pos..pos);
+        return Err(at(path, src, span, format!(
+            "depth: {what} with a transposition table, whose entries record remaining depths up to {} plies (one byte of a 16-byte entry); allowed with a table: a depth up to {}, or \"full\" where the game ends within {} plies; lower the depth, or turn the table off (run `{}`)",
+            tt::MAX_DEPTH,
+            tt::MAX_DEPTH,
+            tt::MAX_DEPTH,
+            run.key
+        )));
     }
     Ok(())
 }

@@ -16,7 +16,8 @@
 //!   goes to the depth-preferred slot when it is empty, holds the same key or is no deeper than
 //!   the new entry; otherwise to the always-replace slot.
 //! - `bucket`: four slots per key. A store reuses the slot holding the same key, else an empty
-//!   slot, else replaces the entry from the oldest search, the shallowest among those.
+//!   slot, else replaces the shallowest entry from an earlier search (all earlier searches count
+//!   alike: the age only tells the current search from the others), else the shallowest.
 //!
 //! Distance-carrying win/loss scores (`Game::win_threshold`) are stored relative to the node
 //! and restored relative to the root on probe (`score_to_tt`, `score_from_tt`).
@@ -31,6 +32,11 @@ pub const ENTRY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
 /// The move index that means "no move".
 pub const NO_MOVE: u32 = u32::MAX;
 const NO_MOVE16: u16 = u16::MAX;
+
+/// The deepest remaining depth an entry records (one byte). The experiment refuses a run with a
+/// table that searches deeper: an entry cut to this depth would never count as deep enough for
+/// the nodes above it.
+pub const MAX_DEPTH: u32 = u8::MAX as u32;
 
 /// Default size: 2^16 entries (1 MiB).
 pub const DEFAULT_ENTRIES: u64 = 1 << 16;
@@ -185,7 +191,8 @@ impl Entry {
     fn age(&self) -> u8 {
         self.meta >> 2
     }
-    /// The remaining depth the entry was searched to (saturated at 255).
+    /// The remaining depth the entry was searched to (at most `MAX_DEPTH`; the experiment
+    /// refuses deeper runs with a table).
     #[inline(always)]
     pub fn depth(&self) -> u32 {
         self.depth as u32
@@ -381,7 +388,7 @@ impl Table {
         c: &mut Counters,
     ) {
         let k = key & self.key_mask;
-        let d = depth.min(255) as u8;
+        let d = depth.min(MAX_DEPTH) as u8;
         let (base, n) = self.bucket(k);
         let slot = match self.replacement {
             Replacement::Always => base,
@@ -417,7 +424,7 @@ impl Table {
                     pick = (base..base + n).find(|&i| !self.slots[i].occupied());
                 }
                 pick.unwrap_or_else(|| {
-                    // Oldest search first (current age last), then shallowest.
+                    // Entries of earlier searches first (the current age last), then shallowest.
                     let age = self.age;
                     (base..base + n)
                         .min_by_key(|&i| {
