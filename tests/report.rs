@@ -922,7 +922,7 @@ fn a_label_for_no_series_is_an_error() {
     let o = run_exp(&exp, &out).code(2);
     let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
     for want in [
-        "exp.toml:11:1",
+        "exp.toml:11:12",
         "`statc` names no series",
         "allowed: `natural`, `static`",
     ] {
@@ -934,7 +934,7 @@ fn a_label_for_no_series_is_an_error() {
     fs::write(&exp, text.replace("depth = 2", "depth = \"full\"")).unwrap();
     let o = run_exp(&exp, &out).code(2);
     let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
-    for want in ["out/experiment.toml:11:1", "`statc` names no series"] {
+    for want in ["out/experiment.toml:11:12", "`statc` names no series"] {
         assert!(err.contains(want), "{want:?} missing: {err}");
     }
     assert!(out.join("runs.csv").exists(), "the runs are kept");
