@@ -346,6 +346,26 @@ fn summary_statistics_of_a_hand_made_runs_csv() {
     assert!(tmp.path().join("charts/nodes.png").exists());
 }
 
+/// `harness plot` on a folder holding only `runs`: summary.csv's `columns`, a row per group,
+/// sorted.
+fn plotted_summary(runs: &str, columns: &[&str]) -> Vec<Vec<String>> {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("runs.csv"), runs).unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let mut rdr = csv::Reader::from_path(tmp.path().join("summary.csv")).unwrap();
+    let head = rdr.headers().unwrap().clone();
+    let col = |c: &str| head.iter().position(|h| h == c).unwrap();
+    let mut rows: Vec<Vec<String>> = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            columns.iter().map(|c| r[col(c)].to_string()).collect()
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
 /// growth = nodes_mean(d) / nodes_mean(d - 1) and growth_2 = sqrt(nodes_mean(d) /
 /// nodes_mean(d - 2)) within a series; a budget-stopped group gives none, nor takes part.
 #[test]
@@ -371,22 +391,14 @@ fn summary_growth_between_depths() {
         ]
     })
     .collect();
-    let tmp = tempfile::tempdir().unwrap();
-    fs::write(tmp.path().join("runs.csv"), runs_csv(&[], &[], &rows)).unwrap();
-    harness().arg("plot").arg(tmp.path()).assert().success();
-    let text = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
-    let mut rdr = csv::Reader::from_reader(text.as_bytes());
-    let head: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
-    let col = |c: &str| head.iter().position(|h| h == c).unwrap();
-    let mut got: Vec<(String, String, String, String)> = rdr
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            let f = |c: &str| r[col(c)].to_string();
-            (f("ordering"), f("depth"), f("growth"), f("growth_2"))
-        })
+    let got = plotted_summary(
+        &runs_csv(&[], &[], &rows),
+        &["ordering", "depth", "growth", "growth_2"],
+    );
+    let got: Vec<(String, String, String, String)> = got
+        .into_iter()
+        .map(|r| (r[0].clone(), r[1].clone(), r[2].clone(), r[3].clone()))
         .collect();
-    got.sort();
     let want = [
         ("natural", "1", "", ""),
         ("natural", "2", "4", ""),
@@ -430,25 +442,10 @@ fn summary_growth_across_heights_of_full_depth_searches() {
         ]
     })
     .collect();
-    let tmp = tempfile::tempdir().unwrap();
-    fs::write(
-        tmp.path().join("runs.csv"),
-        runs_csv(&["branching", "height"], &[], &rows),
-    )
-    .unwrap();
-    harness().arg("plot").arg(tmp.path()).assert().success();
-    let text = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
-    let mut rdr = csv::Reader::from_reader(text.as_bytes());
-    let head: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
-    let col = |c: &str| head.iter().position(|h| h == c).unwrap();
-    let mut got: Vec<[String; 5]> = rdr
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            ["ordering", "height", "depth", "growth", "growth_2"].map(|c| r[col(c)].to_string())
-        })
-        .collect();
-    got.sort();
+    let got = plotted_summary(
+        &runs_csv(&["branching", "height"], &[], &rows),
+        &["ordering", "height", "depth", "growth", "growth_2"],
+    );
     let want = [
         ["natural", "1", "1", "", ""],
         ["natural", "2", "2", "3", ""],
@@ -459,7 +456,7 @@ fn summary_growth_across_heights_of_full_depth_searches() {
         ["static", "4", "3", "", ""],
         ["static", "4", "4", "3", ""],
     ]
-    .map(|w| w.map(String::from));
+    .map(|w| w.map(String::from).to_vec());
     assert_eq!(got, want);
 }
 

@@ -458,17 +458,22 @@ fn uniform_file(game: &str, ordering: &str) -> String {
     )
 }
 
-/// Runs a bad file and checks exit status 2 and a message with file:line:col and the key.
-fn rejects(game: &str, ordering: &str, line_col: &str, words: &[&str]) {
-    let dir = tempfile::tempdir().unwrap();
-    let f = write(&dir, "bad.toml", &uniform_file(game, ordering));
-    let out = harness()
+/// `harness run --quiet` on `text`, written as `dir/name`, into `dir/out`.
+fn run_file(dir: &tempfile::TempDir, name: &str, text: &str) -> assert_cmd::assert::Assert {
+    let f = write(dir, name, text);
+    harness()
         .arg("run")
         .arg(&f)
         .arg("--out")
         .arg(dir.path().join("out"))
         .arg("--quiet")
         .assert()
+}
+
+/// Runs a bad file and checks exit status 2 and a message with file:line:col and the key.
+fn rejects(game: &str, ordering: &str, line_col: &str, words: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_file(&dir, "bad.toml", &uniform_file(game, ordering))
         .code(2)
         .get_output()
         .stderr
@@ -600,16 +605,7 @@ fn a_search_too_large_to_finish_needs_a_budget() {
         "\"natural\"",
     )
     .replace("\"alphabeta\"", "\"minimax\"");
-    let run = |text: &str| {
-        let f = write(&dir, "big.toml", text);
-        harness()
-            .arg("run")
-            .arg(&f)
-            .arg("--out")
-            .arg(dir.path().join("out"))
-            .arg("--quiet")
-            .assert()
-    };
+    let run = |text: &str| run_file(&dir, "big.toml", text);
     let err = run(&text).code(2).get_output().stderr.clone();
     let err = String::from_utf8(err).unwrap();
     assert!(

@@ -71,28 +71,6 @@ impl GameSetup {
         }
     }
 
-    /// The most plies a game can still last from a position (0 when it is over), or `None`
-    /// when the game sets no bound (chess).
-    pub fn remaining_plies(&self, text: &str) -> std::result::Result<Option<u32>, String> {
-        use crate::games::Game;
-        fn left<G: Game>(g: G) -> Option<u32> {
-            Some(if g.outcome().is_some() {
-                0
-            } else {
-                g.max_remaining_plies()
-            })
-        }
-        Ok(match self {
-            GameSetup::TicTacToe { scale } => left(TicTacToe::parse_position(*scale, text)?),
-            GameSetup::Nim { misere } => left(Nim::parse_position(*misere, text)?),
-            GameSetup::Chess => None,
-            GameSetup::Uniform { spec } => left(Uniform::parse_position(*spec, text)?),
-            GameSetup::Connect4 { width, height } => {
-                left(Connect4::parse_position(*width, *height, text)?)
-            }
-        })
-    }
-
     /// Parses one line of a positions file: the position in canonical notation and the expected
     /// score the line gives, if any. Connect Four: the benchmark format `moves [score]`; the
     /// other games: the whole line is a position.
@@ -1059,25 +1037,33 @@ pub fn uniform_positions(spec: &UniformSpec, experiment_seed: u64, trees: usize)
         .collect()
 }
 
+/// The plies a search of `depth` reads on a uniform tree: at most its height.
+fn uniform_plies(depth: Depth, spec: &UniformSpec) -> u32 {
+    match depth {
+        Depth::Plies(p) => p.min(spec.height),
+        Depth::Full => spec.height,
+    }
+}
+
+/// Where an error about a uniform tree's size points: `[game] height`, else the game's kind.
+fn height_span(file: &ExperimentFile) -> std::ops::Range<usize> {
+    file.game
+        .height
+        .as_ref()
+        .map(|h| h.span())
+        .unwrap_or_else(|| file.game.kind.span())
+}
+
 /// Refuses, before anything runs, an oracle ordering on a uniform tree too large for the
 /// oracle's memo.
 fn check_oracle_memory(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]) -> Result<()> {
     use crate::search::oracle::{uniform_entries, ORACLE_MAX_ENTRIES};
     for run in runs {
         if let (GameSetup::Uniform { spec }, true) = (&run.game, run.ordering.uses_oracle()) {
-            let d = match run.depth {
-                Depth::Plies(p) => p.min(spec.height),
-                Depth::Full => spec.height,
-            };
+            let d = uniform_plies(run.depth, spec);
             let need = uniform_entries(spec.branching as u64, d);
             if need > ORACLE_MAX_ENTRIES as f64 {
-                let span = file
-                    .game
-                    .height
-                    .as_ref()
-                    .map(|h| h.span())
-                    .unwrap_or_else(|| file.game.kind.span());
-                return Err(at(path, src, span, format!(
+                return Err(at(path, src, height_span(file), format!(
                     "[game] height: ordering `{}` on a uniform tree of branching {} searched {d} plies needs the oracle to hold {need:.0} exact values, more than its memory allows ({ORACLE_MAX_ENTRIES}, about 70 MB); lower height or depth, or leave out oracle-best, oracle-worst and strong for this tree",
                     run.ordering, spec.branching
                 )));
@@ -1124,10 +1110,7 @@ fn check_search_size(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]
         if run.max_nodes.is_some() || run.max_seconds.is_some() {
             continue;
         }
-        let d = match run.depth {
-            Depth::Plies(p) => p.min(spec.height),
-            Depth::Full => spec.height,
-        };
+        let d = uniform_plies(run.depth, spec);
         let b = spec.branching as u64;
         let (nodes, which) = match run.algorithm {
             Algorithm::Minimax | Algorithm::Negamax => (full_nodes(b, d), "the full tree"),
@@ -1137,13 +1120,7 @@ fn check_search_size(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]
             ),
         };
         if nodes > MAX_UNBUDGETED_NODES {
-            let span = file
-                .game
-                .height
-                .as_ref()
-                .map(|h| h.span())
-                .unwrap_or_else(|| file.game.kind.span());
-            return Err(at(path, src, span, format!(
+            return Err(at(path, src, height_span(file), format!(
                 "[game] height: {} on a uniform tree of branching {b} searched {d} plies enters at least {nodes:.1e} nodes ({which}), {} per search at 30 M nodes per second; allowed without a budget: at most 10^12 nodes ({}); lower branching, height or depth, or set max_nodes or max_seconds in [search] to stop each search",
                 run.algorithm.name(),
                 duration_text(nodes),
@@ -1168,12 +1145,8 @@ fn check_table_depth(path: &Path, src: &str, file: &ExperimentFile, runs: &[Run]
         let what = match run.depth {
             Depth::Plies(p) if p <= tt::MAX_DEPTH => continue,
             Depth::Plies(p) => format!("depth {p}"),
-            Depth::Full => match run
-                .game
-                .remaining_plies(&run.position)
-                .map_err(Error::Input)?
-            {
-                Some(l) if l > tt::MAX_DEPTH => {
+            Depth::Full => match super::runner::search_depth(run).map_err(Error::Input)? {
+                l if l > tt::MAX_DEPTH => {
                     format!(
                         "depth = \"full\" from position `{}` ({l} plies)",
                         run.position

@@ -86,6 +86,12 @@ fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
     }
 }
 
+/// The depth the run's search uses: its `depth`, or for `depth = "full"` the most plies the
+/// game can still last from the position (0 when it is over).
+pub fn search_depth(run: &Run) -> std::result::Result<u32, String> {
+    with_game!(run, |g| Ok(spec_for(&g, run).depth))
+}
+
 /// Checks what can only be checked against a position (e.g. explicit orders), before any
 /// search starts.
 pub fn validate(run: &Run) -> std::result::Result<(), String> {

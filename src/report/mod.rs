@@ -152,7 +152,7 @@ fn check_labels(
         return Ok(());
     };
     let line = config::find_line(src, &|l| l.starts_with("labels")).unwrap_or(0);
-    let pos = key_offset(src, line, key).unwrap_or(line);
+    let pos = written_key(src, line, key).unwrap_or(line);
     let allowed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     Err(config::at(
         path,
@@ -167,7 +167,7 @@ fn check_labels(
 
 /// Where `key` is written as a key (quoted, or bare and followed by `=`) in `src` from byte
 /// `from` on, so that an error points at it rather than at its line.
-fn key_offset(src: &str, from: usize, key: &str) -> Option<usize> {
+fn written_key(src: &str, from: usize, key: &str) -> Option<usize> {
     let rest = src.get(from..)?;
     if let Some(i) = rest.find(&format!("\"{key}\"")) {
         return Some(from + i);
