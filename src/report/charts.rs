@@ -984,33 +984,84 @@ fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
     v
 }
 
-/// Legend layout: (columns, column width, rows, text px), from the text widths. Labels too
-/// wide for one column at the usual size get a smaller type (down to 20 px), never clipped.
+/// Where the legend's entries go: columns of `col_w` pixels, `span` pixels wide in all (the
+/// columns, or a wider entry's own row), text at `px`, and each entry's (row, column), rows
+/// counted from 0 below the heading.
+struct LegendLayout {
+    col_w: u32,
+    span: u32,
+    px: u32,
+    cells: Vec<(u32, u32)>,
+}
+
+impl LegendLayout {
+    fn rows(&self) -> u32 {
+        self.cells.last().map_or(0, |&(r, _)| r + 1)
+    }
+}
+
+/// Legend layout from the text widths. The columns are as wide as the widest series label
+/// (theory lines and the budget mark too when there are no series), so a long theory label
+/// does not force one column on a chart of many short series: an entry wider than a column
+/// gets a row of its own, and the entries after it start a new row. Labels too wide for the
+/// canvas at the usual size get a smaller type (down to 20 px), never clipped.
 fn legend_layout<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     entries: &[LegendEntry],
-) -> (u32, u32, u32, u32) {
+) -> LegendLayout {
+    let full = WIDTH - 40;
     let mut px = LEGEND_PX;
     loop {
         let style = TextStyle::from((FAMILY, px).into_font());
-        let widest = entries
+        let widths: Vec<u32> = entries
             .iter()
             .map(|e| {
-                root.estimate_text_size(&e.label, &style)
+                let text = root
+                    .estimate_text_size(&e.label, &style)
                     .map(|(w, _)| w)
-                    .unwrap_or(e.label.chars().count() as u32 * px * 6 / 10)
+                    .unwrap_or(e.label.chars().count() as u32 * px * 6 / 10);
+                SWATCH + 16 + text + 40
             })
-            .max()
-            .unwrap_or(0);
-        let col_w = SWATCH + 16 + widest + 40;
-        if col_w > WIDTH - 40 && px > 20 {
+            .collect();
+        let widest = widths.iter().copied().max().unwrap_or(0);
+        if widest > full && px > 20 {
             px -= 2;
             continue;
         }
-        let col_w = col_w.min(WIDTH - 40);
-        let cols = ((WIDTH - 40) / col_w).clamp(1, entries.len().max(1) as u32);
-        let rows = (entries.len() as u32).div_ceil(cols);
-        return (cols, col_w, rows, px);
+        let series = entries.iter().any(|e| e.marker.is_some());
+        let col_w = entries
+            .iter()
+            .zip(&widths)
+            .filter(|(e, _)| !series || e.marker.is_some())
+            .map(|(_, &w)| w)
+            .max()
+            .unwrap_or(0)
+            .min(full);
+        let cols = (full / col_w.max(1)).clamp(1, entries.len().max(1) as u32);
+        let mut cells = Vec::with_capacity(entries.len());
+        let (mut row, mut col) = (0, 0);
+        for &w in &widths {
+            if w > col_w {
+                // A row of its own.
+                if col > 0 {
+                    row += 1;
+                }
+                cells.push((row, 0));
+                (row, col) = (row + 1, 0);
+            } else {
+                cells.push((row, col));
+                col += 1;
+                if col == cols {
+                    (row, col) = (row + 1, 0);
+                }
+            }
+        }
+        return LegendLayout {
+            col_w,
+            span: (cols * col_w).max(widest.min(full)),
+            px,
+            cells,
+        };
     }
 }
 
@@ -1053,7 +1104,7 @@ pub fn canvas_height(c: &Chart) -> u32 {
     // Width estimates do not depend on the backend; use a throwaway SVG canvas.
     let mut sink = String::new();
     let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
-    let (_, _, rows, _) = legend_layout(&root, &legend_entries(c));
+    let rows = legend_layout(&root, &legend_entries(c)).rows();
     plot_height(vertical_labels(&root, c)) + (rows + 1) * LEGEND_ROW + 20
 }
 
@@ -1604,9 +1655,10 @@ pub fn draw<DB: DrawingBackend>(
 
     // The legend, below the plot.
     let entries = legend_entries(c);
-    let (cols, col_w, _, px) = legend_layout(root, &entries);
-    let text = TextStyle::from((FAMILY, px).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-    let left = (WIDTH.saturating_sub(cols * col_w) / 2) as i32;
+    let layout = legend_layout(root, &entries);
+    let text =
+        TextStyle::from((FAMILY, layout.px).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let left = (WIDTH.saturating_sub(layout.span) / 2) as i32;
     let head = if c.series_columns.is_empty() {
         "legend".to_string()
     } else {
@@ -1619,10 +1671,9 @@ pub fn draw<DB: DrawingBackend>(
             text.clone(),
         ))
         .map_err(e)?;
-    for (n, en) in entries.iter().enumerate() {
-        let (row, col) = (n as u32 / cols + 1, n as u32 % cols);
-        let x = left + (col * col_w) as i32;
-        let y = (10 + row * LEGEND_ROW + LEGEND_ROW / 2) as i32;
+    for (en, &(row, col)) in entries.iter().zip(&layout.cells) {
+        let x = left + (col * layout.col_w) as i32;
+        let y = (10 + (row + 1) * LEGEND_ROW + LEGEND_ROW / 2) as i32;
         if en.budget {
             budget_mark(&legend, (x + SWATCH as i32 / 2, y), en.color)?;
         } else if let Some((dash, gap)) = en.dashed {
@@ -1885,6 +1936,49 @@ mod tests {
             widest + 75 - X_LABEL_AREA
         );
         assert!(render_png(&long).is_ok());
+    }
+
+    /// Many short series labels share a row even when a theory label is too wide for their
+    /// columns: the theory line gets a row of its own instead of forcing one column on all.
+    #[test]
+    fn a_long_theory_label_does_not_force_one_legend_column() {
+        register_font().unwrap();
+        let mut sink = String::new();
+        let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
+        let entry = |label: &str, marker: Option<usize>| LegendEntry {
+            label: label.into(),
+            color: color(0),
+            dashed: marker.is_none().then_some((12, 6)),
+            marker,
+            budget: false,
+        };
+        let mut entries: Vec<LegendEntry> = (0..6)
+            .map(|i| entry(&format!("alphabeta, fail-soft, s{i}"), Some(i)))
+            .collect();
+        entries.push(entry(
+            "minimal tree (Knuth-Moore, all levels, b fitted to minimax/negamax)",
+            None,
+        ));
+        entries.push(entry("no table", None));
+        let l = legend_layout(&root, &entries);
+        assert_eq!(
+            l.cells,
+            [
+                (0, 0),
+                (0, 1),
+                (1, 0),
+                (1, 1),
+                (2, 0),
+                (2, 1),
+                (3, 0),
+                (4, 0)
+            ]
+        );
+        assert_eq!(l.rows(), 5);
+        assert!(l.span <= WIDTH - 40 && l.span >= 2 * l.col_w, "{}", l.span);
+        // Without series, the widest entry sets the column.
+        let theory = legend_layout(&root, &entries[6..]);
+        assert_eq!(theory.cells, [(0, 0), (1, 0)]);
     }
 
     #[test]
