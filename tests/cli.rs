@@ -427,6 +427,48 @@ fn sizes_past_their_limits_are_refused() {
         "positions_file = \"/dev/zero\"",
         &["exp.toml:6:", "/dev/zero", "larger than 64 MiB"],
     );
+    // Openings longer than the game lasts fail after 1,000 fruitless attempts in a row (not
+    // 1,000 per opening asked for: minutes here), and no opening passes 10,000 plies.
+    bad(
+        "positions = [\"start\"]",
+        "random_openings = { count = 100000, plies = 10 }",
+        &[
+            "exp.toml:6:",
+            "found only 0 of 100000 distinct openings of 10 plies",
+            "1000 attempts in a row",
+        ],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "random_openings = { count = 1, plies = 4294967295 }",
+        &["exp.toml:6:", "plies = 4294967295", "from 0 to 10000"],
+    );
+    // A range's length is computed without overflow (it once wrapped, passed the length
+    // check and panicked allocating the range).
+    bad_text(
+        "name = \"w\"\n[game]\nkind = \"connect4\"\nwidth = { from = -9223372036854775808, to = 0 }\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n",
+        &["exp.toml:4:9", "width", "empty or too long"],
+    );
+}
+
+/// A grid past 1,000,000 runs is refused at the key that multiplies it before the positions
+/// are built: 65,472 uniform tree shapes of 1,000,000 trees each once took gigabytes first.
+#[test]
+fn a_grid_too_large_is_refused_before_its_positions_are_built() {
+    bad_text(
+        "name = \"g\"\n[game]\nkind = \"uniform\"\nbranching = { from = 2, to = 1024 }\nheight = { from = 1, to = 64 }\nvalues = \"continuous\"\ntrees = 1000000\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n",
+        &[
+            "exp.toml:7:9: [game] trees = 1000000 × 65472 game setups",
+            "more than 1000000 runs",
+        ],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("heaps.txt");
+    std::fs::write(&file, "1,2\n".repeat(600_000)).unwrap();
+    bad_text(
+        &format!("name = \"g\"\n[game]\nkind = \"nim\"\nmisere = [false, true]\npositions_file = {:?}\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n", file.display().to_string()),
+        &["exp.toml:2:1: [game] 600000 positions × 2 game setups", "more than 1000000 runs"],
+    );
 }
 
 #[test]

@@ -335,7 +335,7 @@ impl<'de> Deserialize<'de> for IntGrid {
                 mut m: A,
             ) -> std::result::Result<IntGrid, A::Error> {
                 let (f, t) = range_bounds(&mut m, "range")?;
-                if f <= t && t - f <= 100_000 {
+                if f <= t && (t as i128 - f as i128) <= 100_000 {
                     Ok(IntGrid((f..=t).collect()))
                 } else {
                     Err(de::Error::custom(format!(

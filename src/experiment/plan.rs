@@ -454,8 +454,28 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     }
     // [setup][position]: canonical text and expected score.
     let mut positions: Vec<Vec<(String, Option<i32>)>> = Vec::new();
+    // Every position of every setup is at least one run: a grid past `MAX_RUNS` is refused
+    // here, before its positions fill the memory (1,000,000 trees for each of 65,000 tree
+    // shapes would be 6.5e10 of them).
+    let too_many = |span: std::ops::Range<usize>, what: &str| {
+        at(
+            path,
+            src,
+            span,
+            format!(
+                "[game] {what} × {} game setups (one per combination of the list-valued [game] keys) make more than {MAX_RUNS} runs, the most one experiment holds; split it into several experiments",
+                setups.len()
+            ),
+        )
+    };
+    let mut total = 0usize;
     for setup in &setups {
         if let GameSetup::Uniform { spec } = setup {
+            if total + trees > MAX_RUNS {
+                let span = g.trees.as_ref().map_or(g.kind.span(), |t| t.span());
+                return Err(too_many(span, &format!("trees = {trees}")));
+            }
+            total += trees;
             positions.push(
                 uniform_positions(spec, file.seed, trees)
                     .into_iter()
@@ -501,6 +521,17 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                     ),
                 ));
             }
+            if ro.plies > MAX_OPENING_PLIES {
+                return Err(at(
+                    path,
+                    src,
+                    r.span(),
+                    format!(
+                        "[game] random_openings: plies = {}; it must be from 0 to {MAX_OPENING_PLIES}",
+                        ro.plies
+                    ),
+                ));
+            }
             let mut key = format!("random_openings;game={}", setup.kind().name());
             for (k, v) in setup.options() {
                 key.push_str(&format!(";{k}={v}"));
@@ -509,6 +540,11 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                 .random_openings(ro.count, ro.plies, mix(file.seed, fnv1a(&key)))
                 .map_err(|e| at(path, src, r.span(), format!("[game] {e}")))?;
             row.extend(openings.into_iter().map(|o| (o, None)));
+        }
+        total += row.len();
+        if total > MAX_RUNS {
+            let span = find_line(src, &|t: &str| t.starts_with("[game]")).unwrap_or(0);
+            return Err(too_many(span..span, &format!("{} positions", row.len())));
         }
         positions.push(row);
     }
@@ -783,6 +819,8 @@ pub const MAX_RUNS: usize = 1_000_000;
 pub const MAX_REPETITIONS: u32 = 100_000;
 /// The most random openings one experiment may ask for.
 pub const MAX_OPENINGS: u32 = 100_000;
+/// The longest random opening, in plies (the longest search depth too).
+pub const MAX_OPENING_PLIES: u32 = 10_000;
 
 /// The canonical text of a run's parameters: the sort order of runs.csv and the seed's input.
 pub fn run_key(r: &Run, pos_width: usize) -> String {

@@ -48,13 +48,16 @@ pub fn random_openings<G: Game>(
     let mut out: Vec<G> = Vec::with_capacity(count as usize);
     let mut keys = std::collections::BTreeSet::new();
     let mut buf = Vec::with_capacity(start.max_moves());
-    let limit = 1000u64 * count as u64;
-    let mut attempts = 0u64;
+    // A request that cannot be met (more plies than the game lasts, more openings than
+    // exist) fails after this many attempts in a row that found no new opening, rather than
+    // after a number of attempts that grows with `count`.
+    const MISSES: u32 = 1000;
+    let mut misses = 0;
     while out.len() < count as usize {
-        attempts += 1;
-        if attempts > limit {
+        misses += 1;
+        if misses > MISSES {
             return Err(format!(
-                "random_openings: found only {} distinct openings of {plies} plies in {limit} attempts (finished games, immediate wins and repeats are skipped); ask for fewer or shorter openings",
+                "random_openings: found only {} of {count} distinct openings of {plies} plies: {MISSES} attempts in a row found no new one (finished games, immediate wins and repeats are skipped); ask for fewer or shorter openings",
                 out.len()
             ));
         }
@@ -75,6 +78,7 @@ pub fn random_openings<G: Game>(
         }
         if keys.insert(g.key()) {
             out.push(g);
+            misses = 0;
         }
     }
     Ok(out)
