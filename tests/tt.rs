@@ -684,3 +684,37 @@ fn a_table_past_the_process_memory_limit_exits_2() {
         "{err}"
     );
 }
+
+/// The reference check searches the position after the chosen move; an explicit ordering
+/// names moves of the root, which may not be legal there (Nim's `0:3` empties heap 0), so
+/// that search orders as the checked search did below its root instead of failing (it once
+/// ended the run with exit 1).
+#[test]
+fn the_reference_check_orders_explicit_moves_as_the_search_did() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, ordering) in [
+        ("kind = \"nim\"\npositions = [\"3,4,5\"]", "explicit:0:3"),
+        (
+            "kind = \"chess\"\npositions = [\"start\"]",
+            "explicit:e2e4,d2d4",
+        ),
+    ] {
+        let path = dir.path().join("explicit.toml");
+        std::fs::write(
+            &path,
+            format!("name = \"explicit\"\n[game]\n{game}\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 3]\nordering = \"{ordering}\"\n[search.tt]\nreference = true\n"),
+        )
+        .unwrap();
+        let rows = run_experiment(path.to_str().unwrap());
+        let (v, m, b) = (
+            col(&rows, "value_wrong"),
+            col(&rows, "move_wrong"),
+            col(&rows, "best_move"),
+        );
+        assert_eq!(rows.len(), 3, "{game}");
+        for r in &rows[1..] {
+            assert_eq!((&r[v], &r[m]), ("0", "0"), "{game}: {r:?}");
+            assert!(!r[b].is_empty());
+        }
+    }
+}

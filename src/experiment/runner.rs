@@ -200,7 +200,9 @@ fn reference<G: Game>(
                 depth: spec.depth - 1,
                 ..plain.clone()
             };
-            let v = -crate::search::search(&mut g, &child, seed)?.value;
+            // Explicit orders name moves of the root: resolved there, as the search did.
+            let mut s = crate::search::Searcher::with_order_root(&g, root, &child, seed)?;
+            let v = -s.run(&mut g).value;
             v < expected.value
         }
         None => false,

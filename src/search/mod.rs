@@ -238,19 +238,32 @@ pub struct Searcher<G: Game> {
 impl<G: Game> Searcher<G> {
     /// Prepares a search of `root` (explicit orders are resolved against it).
     pub fn new(root: &G, spec: &SearchSpec, seed: u64) -> Result<Self, String> {
+        Self::with_order_root(root, root, spec, seed)
+    }
+
+    /// Prepares a search of `root` whose explicit orders are resolved against `order_root`, as
+    /// a search of `order_root` resolved them for every node below it: a search of one of its
+    /// descendants then orders as that search did there (the moves listed may not be legal at
+    /// the descendant itself).
+    pub fn with_order_root(
+        root: &G,
+        order_root: &G,
+        spec: &SearchSpec,
+        seed: u64,
+    ) -> Result<Self, String> {
         // A search cannot go deeper than the game lasts: buffers for the shorter of the two.
         let plies = spec.depth.min(root.max_remaining_plies()) as usize + 2;
         let width = root.max_moves();
         let mut explicit_keys = Vec::new();
         for term in &spec.ordering.terms {
             if let OrderTerm::Explicit(list) = term {
-                let mut keys = vec![0i64; root.move_space()];
+                let mut keys = vec![0i64; order_root.move_space()];
                 let n = list.len() as i64;
                 for (i, text) in list.iter().enumerate() {
-                    let m = root
+                    let m = order_root
                         .parse_move(text)
                         .map_err(|e| format!("explicit ordering: {e}"))?;
-                    keys[root.move_index(m)] = n - i as i64;
+                    keys[order_root.move_index(m)] = n - i as i64;
                 }
                 explicit_keys.push(keys);
             }
