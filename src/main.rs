@@ -94,6 +94,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .map_err(|e| runner::place_table_error(e, &file, &src))?;
             runner::prepare_output(&dir)?;
             let _lock = runner::lock_output(&dir)?;
+            report::check_writable(&dir)?;
             // An interrupted run of the same plan by the same build: its finished runs are
             // taken as they are (a partial file of anything else is an error, before the
             // folder is touched).
@@ -118,8 +119,12 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 plan.runs.len(),
             );
             manifest.resumed = (resumed > 0).then_some(resumed);
-            report::save_experiment(&dir, &src)?;
+            // The unfinished manifest first: from here until it is finished, the folder is
+            // marked as a run in progress (`harness plot` refuses it), whatever else it holds.
+            // Then the new experiment's copy, and no report of an earlier run.
             manifest.write(&dir)?;
+            report::save_experiment(&dir, &src)?;
+            report::remove_report(&dir)?;
             let opts = runner::RunOptions {
                 jobs,
                 quiet,

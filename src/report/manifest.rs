@@ -98,7 +98,7 @@ impl Manifest {
         if !path.exists() {
             return Ok(None);
         }
-        let text = std::fs::read_to_string(&path)
+        let text = crate::experiment::config::read_text(&path)
             .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
         serde_json::from_str(&text)
             .map(Some)

@@ -61,6 +61,49 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Checks that the report can be written into `dir` (and its `charts/`, where that exists):
+/// an input error naming the folder, before anything is rendered.
+pub fn check_writable(dir: &Path) -> Result<()> {
+    for d in [dir.to_path_buf(), dir.join("charts")] {
+        if d != dir && !d.exists() {
+            continue;
+        }
+        let probe = d.join(".harness-write-test");
+        std::fs::File::create(&probe).map_err(|e| {
+            Error::input(format!(
+                "{}: cannot be written ({e}); the report (summary.csv, report.md, charts/) is written into the results folder: make it writable, or plot a copy of the folder",
+                d.display()
+            ))
+        })?;
+        let _ = std::fs::remove_file(&probe);
+    }
+    Ok(())
+}
+
+/// Removes the report files of an earlier run (summary.csv, report.md, the charts), so that
+/// a run stopped before its own report is written leaves none that belong to other runs: its
+/// folder then has a report that matches runs.csv, or none. Files that are not there are fine.
+pub fn remove_report(dir: &Path) -> Result<()> {
+    let remove = |p: &Path| match std::fs::remove_file(p) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(p)(e)),
+        _ => Ok(()),
+    };
+    for name in ["report.md", "summary.csv"] {
+        remove(&dir.join(name))?;
+    }
+    if let Ok(rd) = std::fs::read_dir(dir.join("charts")) {
+        let mut charts: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "svg" || x == "png"))
+            .collect();
+        charts.sort();
+        for p in charts {
+            remove(&p)?;
+        }
+    }
+    Ok(())
+}
+
 /// Saves the experiment file's text as `dir/experiment.toml` (so `harness plot` can read the
 /// description and `[report]` later).
 pub fn save_experiment(dir: &Path, src: &str) -> Result<()> {
@@ -348,6 +391,7 @@ pub fn build(dir: &Path) -> Result<Built> {
         )));
     }
     let t = table::read_runs(&dir.join("runs.csv"))?;
+    check_writable(dir)?;
     let exp_path = dir.join(EXPERIMENT_COPY);
     let (exp, src) = if exp_path.exists() {
         let (f, s) = config::load(&exp_path)?;
@@ -476,4 +520,54 @@ pub fn build(dir: &Path) -> Result<Built> {
         charts: charts.len(),
         groups: s.groups.len(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run starting in a folder removes the earlier run's report (and nothing else), so
+    /// that one stopped before writing its own leaves no report of other runs.
+    #[test]
+    fn remove_report_removes_the_report_files_only() {
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path();
+        std::fs::create_dir(dir.join("charts")).unwrap();
+        for f in [
+            "report.md",
+            "summary.csv",
+            "runs.csv",
+            "experiment.toml",
+            "charts/nodes.png",
+            "charts/nodes.svg",
+            "charts/notes.txt",
+        ] {
+            std::fs::write(dir.join(f), "x").unwrap();
+        }
+        remove_report(dir).unwrap();
+        let mut left: Vec<String> = walk(dir);
+        left.sort();
+        assert_eq!(
+            left,
+            ["charts/notes.txt", "experiment.toml", "runs.csv"].map(String::from)
+        );
+        // Nothing there to remove is fine.
+        remove_report(dir).unwrap();
+        check_writable(dir).unwrap();
+        assert!(!dir.join(".harness-write-test").exists());
+    }
+
+    fn walk(dir: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().to_string();
+            if p.is_dir() {
+                out.extend(walk(&p).into_iter().map(|n| format!("{name}/{n}")));
+            } else {
+                out.push(name);
+            }
+        }
+        out
+    }
 }
