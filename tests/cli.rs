@@ -883,3 +883,19 @@ fn runs_of_another_file_are_not_resumed_but_kept() {
     let stdout = String::from_utf8_lossy(&resumed.get_output().stdout).to_string();
     assert!(stdout.contains(" resumed) -> "), "{stdout}");
 }
+
+/// A chart cannot show a control character, and SVG may not hold one: `[report]` texts with
+/// one are refused at their key (a title with U+0007 once wrote three unreadable SVGs).
+#[test]
+fn report_texts_with_control_characters_are_refused() {
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ntitle = \"bell\\u0007x\"",
+        &["exp.toml:13:1: [report] title", "U+0007", "printable text"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report.labels]\nnatural = \"a\\u0001b\"",
+        &["exp.toml:12:1: [report] labels", "U+0001"],
+    );
+}

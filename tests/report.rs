@@ -176,6 +176,26 @@ fn plot_with_foreign_columns_is_an_input_error() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("`nodes` holds `four`"), "{err}");
     assert_untouched(tmp.path());
+    // A number that is no count, and a status harness never writes.
+    rows[0][5].1 = "-5".to_string();
+    let csv = runs_csv(&["branching"], &["tt_hits", "note"], &rows);
+    fs::write(tmp.path().join("runs.csv"), csv).unwrap();
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("runs.csv:2: column `nodes` holds `-5`, not a count"),
+        "{err}"
+    );
+    rows[0][5].1 = "4".to_string();
+    let csv = runs_csv(&["branching"], &["tt_hits", "note"], &rows).replacen(",ok,", ",bogus,", 1);
+    fs::write(tmp.path().join("runs.csv"), csv).unwrap();
+    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("column `status` holds `bogus`; allowed: ok, budget"),
+        "{err}"
+    );
+    assert_untouched(tmp.path());
     // Rows of unequal length.
     fs::write(
         tmp.path().join("runs.csv"),

@@ -1727,6 +1727,12 @@ pub fn render_svg(c: &Chart) -> Result<String> {
     // Text was laid out with DejaVu Sans's metrics: ask the viewer for that font first (then
     // Verdana, of about the same widths), so labels fit as they do in the PNG wherever it is
     // installed.
+    // XML allows no control character but tab and line ends: a text from a hand-edited
+    // runs.csv that holds one loses it rather than making the file unreadable.
+    let out: String = out
+        .chars()
+        .filter(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r'))
+        .collect();
     Ok(out.replace(
         &format!("font-family=\"{FAMILY}\""),
         &format!("font-family=\"{SVG_FAMILIES}\""),

@@ -241,6 +241,7 @@ pub fn resolve_layout(
 ) -> Result<Layout> {
     let default = ReportSection::default();
     let r = section.unwrap_or(&default);
+    check_texts(r, path, src)?;
     let allowed = || s.params.join(", ");
     let check = |name: &str, key: &str, span: std::ops::Range<usize>| -> Result<()> {
         if s.params.iter().any(|p| p == name) {
@@ -355,6 +356,43 @@ pub fn resolve_layout(
             ]
         }),
     })
+}
+
+/// The `[report]` texts drawn on charts (`title`, `titles`, `labels`) hold no control
+/// character: a chart cannot show one, and SVG (XML) may not hold most of them.
+fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
+    let mut texts: Vec<(&str, &str)> = Vec::new();
+    texts.extend(r.title.iter().map(|t| ("title", t.as_str())));
+    texts.extend(
+        r.titles
+            .iter()
+            .flatten()
+            .map(|(_, t)| ("titles", t.as_str())),
+    );
+    for (k, v) in r.labels.iter().flatten() {
+        texts.extend([("labels", k.as_str()), ("labels", v.as_str())]);
+    }
+    for (key, text) in texts {
+        if let Some(c) = text.chars().find(|c| c.is_control()) {
+            let header = format!("[report.{key}]");
+            let at = config::find_line(src, &|t: &str| {
+                t.trim_end() == header
+                    || t.strip_prefix(key)
+                        .is_some_and(|rest| rest.trim_start().starts_with('='))
+            })
+            .unwrap_or(0);
+            return Err(config::at(
+                path,
+                src,
+                at..at,
+                format!(
+                    "[report] {key}: {text:?} holds the control character U+{:04X}, which a chart cannot show; allowed: printable text",
+                    c as u32
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Builds summary.csv, charts/*.svg|png and report.md in `dir` from `dir/runs.csv`,

@@ -144,19 +144,29 @@ pub fn read_runs(path: &Path) -> Result<Table> {
     if rows.is_empty() {
         return Err(Error::input(format!("{shown}: no runs (only a header)")));
     }
-    // Counters harness always writes must be numbers in every row.
+    // Counters harness always writes must be counts (whole numbers from 0) in every row, and
+    // the status one that harness writes.
     for name in [
         "nodes", "leaves", "terminal", "cutoffs", "max_ply", "time_ns",
     ] {
         let c = header.iter().position(|h| h == name).unwrap_or(0);
         for (r, row) in rows.iter().enumerate() {
-            if numeric(&row[c]).is_none() {
+            if row[c].parse::<u64>().is_err() {
                 return Err(Error::input(format!(
-                    "{shown}:{}: column `{name}` holds `{}`, not a number",
+                    "{shown}:{}: column `{name}` holds `{}`, not a count (a whole number from 0)",
                     r + 2,
                     row[c]
                 )));
             }
+        }
+    }
+    for (r, row) in rows.iter().enumerate() {
+        if !["ok", "budget"].contains(&row[status].as_str()) {
+            return Err(Error::input(format!(
+                "{shown}:{}: column `status` holds `{}`; allowed: ok, budget",
+                r + 2,
+                row[status]
+            )));
         }
     }
     let e = header.iter().position(|h| h == "experiment").unwrap_or(0);
