@@ -80,12 +80,12 @@ pub enum Command {
         /// Solve win/draw/loss only (scores 1, 0, -1).
         #[arg(long)]
         weak: bool,
-        /// Connect Four columns.
-        #[arg(long, default_value_t = 7)]
-        width: u32,
-        /// Connect Four rows.
-        #[arg(long, default_value_t = 6)]
-        height: u32,
+        /// Connect Four columns (default 7; Connect Four only).
+        #[arg(long)]
+        width: Option<u32>,
+        /// Connect Four rows (default 6; Connect Four only).
+        #[arg(long)]
+        height: Option<u32>,
         /// Solver techniques: all, none, or names joined with `+` (null-window, win-check,
         /// non-losing, bounds, tt).
         #[arg(long, default_value = "all")]

@@ -215,8 +215,15 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
         } => {
             use harness::experiment::plan::GameSetup;
             let input = |m: String| anyhow::Error::new(Error::Input(m));
+            if matches!(game.as_str(), "tictactoe" | "nim") && (width.is_some() || height.is_some())
+            {
+                return Err(input(format!(
+                    "--width/--height set the Connect Four board; --game {game} has none (leave them out)"
+                )));
+            }
             let setup = match game.as_str() {
                 "connect4" => {
+                    let (width, height) = (width.unwrap_or(7), height.unwrap_or(6));
                     harness::games::connect4::Connect4::check_size(width.into(), height.into())
                         .map_err(|e| input(format!("--width/--height: {e}")))?;
                     GameSetup::Connect4 { width, height }

@@ -326,6 +326,12 @@ fn malformed_positions_are_refused() {
         "kind = \"nim\"\npositions = [\"3,x\"]",
         &["exp.toml:6:", "heap `x`"],
     );
+    // An empty positions file is named at its key, not as "no position" somewhere.
+    bad(
+        "positions = [\"start\"]",
+        "positions_file = \"/dev/null\"",
+        &["exp.toml:6:18", "/dev/null holds no position"],
+    );
 }
 
 #[test]
@@ -898,4 +904,40 @@ fn report_texts_with_control_characters_are_refused() {
         "ordering = \"natural\"\n[report.labels]\nnatural = \"a\\u0001b\"",
         &["exp.toml:12:1: [report] labels", "U+0001"],
     );
+}
+
+/// `solve` options that do not apply are refused, not ignored, and a benchmark score no
+/// position could have is bad input (exit 2 before anything is solved), not a wrong answer.
+#[test]
+fn solve_refuses_board_sizes_of_other_games_and_impossible_scores() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ttt = tmp.path().join("t.txt");
+    std::fs::write(&ttt, "4,0\n").unwrap();
+    let out = harness()
+        .args(["solve", "--game", "tictactoe", "--width", "5"])
+        .arg(&ttt)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("--width/--height set the Connect Four board"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let c4 = tmp.path().join("c4.txt");
+    // After 4 moves on 7x6 a score lies from -19 to 19 (22 minus the winner's stones).
+    std::fs::write(&c4, "4453 2\n4453 99\n").unwrap();
+    let out = harness()
+        .args(["solve", "--game", "connect4"])
+        .arg(&c4)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("c4.txt:2") && err.contains("score 99 cannot be this position's"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
 }

@@ -95,7 +95,19 @@ impl GameSetup {
                         "unexpected `{extra}` after the score: the format is `moves [score]`"
                     ));
                 }
-                Ok((self.canonical_position(moves)?, score))
+                let canon = self.canonical_position(moves)?;
+                if let (Some(s), GameSetup::Connect4 { width, height }) = (score, self) {
+                    use crate::games::Game;
+                    let g = Connect4::parse_position(*width, *height, &canon)?;
+                    let (lo, hi) = g.external_bounds();
+                    if !(lo..=hi).contains(&s) {
+                        return Err(format!(
+                            "score {s} cannot be this position's: after {} moves on {width}x{height} a score lies from {lo} to {hi}",
+                            g.plies()
+                        ));
+                    }
+                }
+                Ok((canon, score))
             }
             _ => Ok((self.canonical_position(line)?, None)),
         }
@@ -449,6 +461,17 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                     ),
                 )
             })?;
+            if super::positions::position_lines(&text).next().is_none() {
+                return Err(at(
+                    path,
+                    src,
+                    f.span(),
+                    format!(
+                        "[game] positions_file: {} holds no position (blank lines and # lines are skipped); allowed: a file with one position per line",
+                        full.display()
+                    ),
+                ));
+            }
             file_texts.push((full, text));
         }
     }
