@@ -571,6 +571,20 @@ fn command_line_limits() {
     }
 }
 
+/// Runs `harness solve ARGS FILE`, checks exit 2 with nothing on stdout, and returns stderr.
+fn solve_refuses(args: &[&str], file: &Path) -> String {
+    let out = harness()
+        .arg("solve")
+        .args(args)
+        .arg(file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    err
+}
+
 #[test]
 fn solve_defaults_to_an_ordering_the_game_has_and_refuses_empty_files() {
     let tmp = tempfile::tempdir().unwrap();
@@ -591,27 +605,14 @@ fn solve_defaults_to_an_ordering_the_game_has_and_refuses_empty_files() {
         .collect();
     assert_eq!(scores, ["1", "-1"], "{text}");
     // An ordering the game lacks is named with its flag, and nothing goes to stdout.
-    let out = harness()
-        .args(["solve", "--game", "nim", "--ordering", "center-out"])
-        .arg(&nim)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = solve_refuses(&["--game", "nim", "--ordering", "center-out"], &nim);
     assert!(
         err.contains("--ordering") && err.contains("center-out"),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
     let empty = tmp.path().join("empty.txt");
     std::fs::write(&empty, "# nothing\n\n").unwrap();
-    let out = harness()
-        .args(["solve", "--game", "connect4"])
-        .arg(&empty)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = solve_refuses(&["--game", "connect4"], &empty);
     assert!(
         err.contains("empty.txt") && err.contains("no position"),
         "{err}"
@@ -913,31 +914,17 @@ fn solve_refuses_board_sizes_of_other_games_and_impossible_scores() {
     let tmp = tempfile::tempdir().unwrap();
     let ttt = tmp.path().join("t.txt");
     std::fs::write(&ttt, "4,0\n").unwrap();
-    let out = harness()
-        .args(["solve", "--game", "tictactoe", "--width", "5"])
-        .arg(&ttt)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = solve_refuses(&["--game", "tictactoe", "--width", "5"], &ttt);
     assert!(
         err.contains("--width/--height set the Connect Four board"),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
     let c4 = tmp.path().join("c4.txt");
     // After 4 moves on 7x6 a score lies from -19 to 19 (22 minus the winner's stones).
     std::fs::write(&c4, "4453 2\n4453 99\n").unwrap();
-    let out = harness()
-        .args(["solve", "--game", "connect4"])
-        .arg(&c4)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
+    let err = solve_refuses(&["--game", "connect4"], &c4);
     assert!(
         err.contains("c4.txt:2") && err.contains("score 99 cannot be this position's"),
         "{err}"
     );
-    assert!(out.stdout.is_empty());
 }

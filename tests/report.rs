@@ -155,47 +155,43 @@ fn plot_without_runs_csv_is_an_input_error() {
     assert!(err.contains("not a folder"), "{err}");
 }
 
+/// Writes `csv` as `dir/runs.csv`, runs `harness plot dir`, checks exit 2 and that nothing
+/// was written, and returns stderr.
+fn plot_refuses(dir: &Path, csv: &str) -> String {
+    fs::write(dir.join("runs.csv"), csv).unwrap();
+    let out = harness().arg("plot").arg(dir).assert().code(2);
+    assert_untouched(dir);
+    String::from_utf8_lossy(&out.get_output().stderr).to_string()
+}
+
 #[test]
 fn plot_with_foreign_columns_is_an_input_error() {
     let tmp = tempfile::tempdir().unwrap();
     sentinel(tmp.path());
-    fs::write(tmp.path().join("runs.csv"), "a,b,c\n1,2,3\n").unwrap();
-    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = plot_refuses(tmp.path(), "a,b,c\n1,2,3\n");
     assert!(
         err.contains("do not match") && err.contains("missing experiment, run_key"),
         "{err}"
     );
-    assert_untouched(tmp.path());
     // The right columns but a word where a counter belongs.
     let mut rows = hand_made_rows();
+    let csv = |rows: &[Vec<(&str, String)>]| runs_csv(&["branching"], &["tt_hits", "note"], rows);
     rows[0][5].1 = "four".to_string();
-    let csv = runs_csv(&["branching"], &["tt_hits", "note"], &rows);
-    fs::write(tmp.path().join("runs.csv"), csv).unwrap();
-    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = plot_refuses(tmp.path(), &csv(&rows));
     assert!(err.contains("`nodes` holds `four`"), "{err}");
-    assert_untouched(tmp.path());
     // A number that is no count, and a status harness never writes.
     rows[0][5].1 = "-5".to_string();
-    let csv = runs_csv(&["branching"], &["tt_hits", "note"], &rows);
-    fs::write(tmp.path().join("runs.csv"), csv).unwrap();
-    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = plot_refuses(tmp.path(), &csv(&rows));
     assert!(
         err.contains("runs.csv:2: column `nodes` holds `-5`, not a count"),
         "{err}"
     );
     rows[0][5].1 = "4".to_string();
-    let csv = runs_csv(&["branching"], &["tt_hits", "note"], &rows).replacen(",ok,", ",bogus,", 1);
-    fs::write(tmp.path().join("runs.csv"), csv).unwrap();
-    let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    let err = plot_refuses(tmp.path(), &csv(&rows).replacen(",ok,", ",bogus,", 1));
     assert!(
         err.contains("column `status` holds `bogus`; allowed: ok, budget"),
         "{err}"
     );
-    assert_untouched(tmp.path());
     // Rows of unequal length.
     fs::write(
         tmp.path().join("runs.csv"),
