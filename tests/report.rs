@@ -1021,3 +1021,85 @@ fn bm_hit_without_annotations_names_why_it_is_missing() {
     );
     assert!(!out.join("charts/bm-hit.png").exists());
 }
+
+/// `file` (runs.csv or summary.csv) in `dir` as maps from column to value, one per row.
+fn csv_maps(dir: &Path, file: &str) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut rdr = csv::Reader::from_path(dir.join(file)).unwrap();
+    let header = rdr.headers().unwrap().clone();
+    rdr.records()
+        .map(|r| {
+            header
+                .iter()
+                .zip(r.unwrap().iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Five findings of a statistician's audit, each against the number it should be.
+#[test]
+fn derived_numbers_match_their_definitions_at_the_edges() {
+    // The summary's theory uses the depth the tree has (theory_depth), not the depth asked:
+    // a tree of height 2 searched "to depth 4" is the full tree of depth 2.
+    let (_t, out) = common::harness_run_text(
+        "name = \"r1\"\n[game]\nkind = \"uniform\"\nbranching = 3\nheight = 2\n[search]\nalgorithm = [\"negamax\", \"alphabeta\"]\ndepth = [2, 4]\nordering = \"oracle-best\"\n",
+    );
+    for g in csv_maps(&out, "summary.csv") {
+        let want = if g["algorithm"] == "negamax" {
+            "1"
+        } else {
+            "0.692308"
+        };
+        assert_eq!(g["theory_nodes_over_full"], want, "{g:?}");
+    }
+    // A ratio too small for 6 decimals keeps 7 significant digits, and so does its mean.
+    let (_t, out) = common::harness_run_text(
+        "name = \"r3\"\n[game]\nkind = \"nim\"\npositions = [\"3,4,5\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 12\nordering = \"static\"\n[search.tt]\nentries = 4096\n",
+    );
+    let run = &csv_maps(&out, "runs.csv")[0];
+    let full: f64 = run["full_nodes"].parse().unwrap();
+    let nodes: f64 = run["nodes"].parse().unwrap();
+    let ratio: f64 = run["nodes_over_full"].parse().unwrap();
+    assert!(run["nodes_over_full"].contains("e-"), "{run:?}");
+    assert!((ratio / (nodes / full) - 1.0).abs() < 1e-6, "{run:?}");
+    let g = &csv_maps(&out, "summary.csv")[0];
+    assert_eq!(g["nodes_over_full_mean"], run["nodes_over_full"]);
+    // theory_depth is written for a finished position too (0), not only where b exists.
+    let (_t, out) = common::harness_run_text(
+        "name = \"r2\"\n[game]\nkind = \"tictactoe\"\npositions = [\"xxxoo....\", \"x.o.x....\"]\n[search]\nalgorithm = \"minimax\"\ndepth = 1\n",
+    );
+    let depths: Vec<String> = csv_maps(&out, "runs.csv")
+        .iter()
+        .map(|r| r["theory_depth"].clone())
+        .collect();
+    assert_eq!(depths, ["0", "1"]);
+    // A real game searched to its end has other positions one ply shallower: no growth.
+    let (_t, out) = common::harness_run_text(
+        "name = \"r5\"\n[game]\nkind = \"tictactoe\"\npositions = [\"4,0\", \"x.o.x....\"]\n[search]\nalgorithm = \"minimax\"\ndepth = \"full\"\n",
+    );
+    for g in csv_maps(&out, "summary.csv") {
+        assert_eq!(
+            (g["growth"].as_str(), g["growth_2"].as_str()),
+            ("", ""),
+            "{g:?}"
+        );
+    }
+    // The ratio-to-minimal table's min and max are the group's, not its mean three times.
+    let (_t, out) = common::harness_run_text(
+        "name = \"r4\"\n[game]\nkind = \"tictactoe\"\npositions = [\"start\", \"4,0\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = [2, 3]\n[report]\ncharts = [\"ratio-to-minimal\"]\n",
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let rows = table_rows(&md, "| algorithm");
+    assert!(!rows.is_empty(), "{md}");
+    let minimax = rows
+        .iter()
+        .find(|r| r[1] == "minimax" && r[2] == "3")
+        .unwrap();
+    let (mean, lo, hi): (f64, f64, f64) = (
+        minimax[3].parse().unwrap(),
+        minimax[4].parse().unwrap(),
+        minimax[5].parse().unwrap(),
+    );
+    assert!(lo < mean && mean < hi, "{minimax:?}");
+}

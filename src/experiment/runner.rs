@@ -125,7 +125,12 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
     let spec = spec_for(&g, run);
     // The reason first; the run's key (long) last.
     let setup = |e: String| Error::Table(format!("{e} (run {})", run.key));
-    let theory_depth = spec.depth.min(g.max_remaining_plies());
+    // A finished position is a tree of depth 0, whatever depth was asked.
+    let theory_depth = if g.outcome().is_some() {
+        0
+    } else {
+        spec.depth.min(g.max_remaining_plies())
+    };
     if run.algorithm == crate::search::Algorithm::Solve {
         let tech = run.solver.unwrap_or(crate::search::solver::Techniques::ALL);
         let result =

@@ -534,9 +534,10 @@ fn chart_for(
             ChartKind::Qnodes => g.stat(s, "qnodes").filter(|st| st.max > 0.0).map(point),
             ChartKind::RatioToMinimal => {
                 let th = g.theory.as_ref()?;
-                let st = g.stat(s, "nodes")?;
-                let r = st.mean / th.minimal_nodes;
-                Some((r, r, r))
+                // The nodes point and whiskers, each over the group's one minimal tree.
+                let (y, lo, hi) = point(g.stat(s, "nodes")?);
+                let m = th.minimal_nodes;
+                Some((y / m, lo / m, hi / m))
             }
         }
     };

@@ -289,17 +289,35 @@ pub fn render(i: &Inputs) -> String {
             let ebf = g.stat(s, "ebf").map(|x| x.mean);
             // A group with a budget-stopped run measured lower bounds only.
             let ge = if g.budget > 0 { "≥ " } else { "" };
-            let o = |v: Option<f64>| v.map(|v| format!("{ge}{v:.3}")).unwrap_or_default();
+            // Ratios to 3 decimals, or 4 significant digits where that would read 0.000.
+            let o = |v: Option<f64>| {
+                v.map(|v| {
+                    if v != 0.0 && v.abs() < 0.01 {
+                        format!("{ge}{v:.3e}")
+                    } else {
+                        format!("{ge}{v:.3}")
+                    }
+                })
+                .unwrap_or_default()
+            };
+            // Tree sizes to 0.1, or 7 significant digits past what a double holds to 0.1.
+            let size = |v: f64| {
+                if v.abs() >= 1e15 {
+                    format!("{v:.6e}")
+                } else {
+                    format!("{v:.1}")
+                }
+            };
             let _ = writeln!(
                 row,
-                " {:.3} | {} | {:.1} | {} | {:.1} | {} | {} | {:.3} | {} |",
+                " {:.3} | {} | {} | {} | {} | {} | {} | {:.3} | {} |",
                 th.branching,
                 nodes
                     .map(|n| format!("{ge}{}", fmt_num(n)))
                     .unwrap_or_default(),
-                th.minimal_nodes,
+                size(th.minimal_nodes),
                 o(nodes.map(|n| n / th.minimal_nodes)),
-                th.full_nodes,
+                size(th.full_nodes),
                 o(nodes.map(|n| n / th.full_nodes)),
                 o(ebf),
                 th.pearl_r,

@@ -20,7 +20,9 @@
 //!   odd/even oscillation (Pearl's measured ratio). A uniform tree searched to its height
 //!   (`depth = "full"`) with no shallower search of the same tree in the experiment is compared
 //!   with the trees of height d - 1 (d - 2) searched to theirs, every other parameter the same.
-//!   Empty when that group is missing or either group holds a run a budget stopped.
+//!   Otherwise the shallower group must hold the same positions: a real game searched to its
+//!   end has other positions one ply shallower, so it gets no growth. Empty when that group is
+//!   missing or either group holds a run a budget stopped.
 //!
 //! Groups are sorted by their parameter values (numerically where both values are numbers).
 
@@ -54,6 +56,8 @@ pub struct Group {
     /// Row indices into the table, in runs.csv order.
     pub rows: Vec<usize>,
     pub positions: usize,
+    /// The `position_id`s of its runs, sorted.
+    pub position_ids: Vec<String>,
     pub budget: usize,
     /// One entry per `Summary::counters`.
     pub stats: Vec<Option<Stats>>,
@@ -91,6 +95,10 @@ pub fn cmp_values(a: &str, b: &str) -> Ordering {
 pub fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
+    } else if v.is_finite() && v != 0.0 && !(1e-3..1e15).contains(&v.abs()) {
+        // 6 decimals would print 0 for a ratio of 4.6e-7, and digits a double does not hold
+        // past 2^53: 7 significant digits instead.
+        format!("{v:.6e}")
     } else {
         let s = format!("{v:.6}");
         let s = s.trim_end_matches('0').trim_end_matches('.');
@@ -147,6 +155,7 @@ pub fn summarize(t: &Table) -> Summary {
             Group {
                 key,
                 positions: positions.len(),
+                position_ids: positions.iter().map(|p| p.to_string()).collect(),
                 rows,
                 budget,
                 stats,
@@ -202,7 +211,13 @@ fn group_theory(
     rows: &[usize],
     full_width: &BTreeMap<(Vec<String>, String), f64>,
 ) -> Option<Theory> {
-    let depth_col = t.col("depth")?;
+    // d is the depth the tree has: `theory_depth` (the depth searched, capped at the plies
+    // the game can still last), as in runs.csv; `depth` in a runs.csv without it. A group
+    // whose positions cap it differently gets no theory.
+    let depth_col = t
+        .col("theory_depth")
+        .filter(|&c| rows.iter().all(|&r| !t.rows[r][c].is_empty()))
+        .or_else(|| t.col("depth"))?;
     let d = numeric(&t.rows[rows[0]][depth_col])?;
     // Depths past 1,000 (the theory command's limit) get no theory: its sums run over depth.
     if !(1.0..=1000.0).contains(&d)
@@ -307,14 +322,15 @@ pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
     };
     // Mean nodes of each finished group, by (the other parameters, depth); and of the groups
     // searched to the tree's height, by (the parameters but depth and height, depth).
-    let mut nodes: BTreeMap<(Vec<String>, u64), f64> = BTreeMap::new();
+    // (mean nodes, the group's index) by (the other parameters, depth).
+    let mut nodes: BTreeMap<(Vec<String>, u64), (f64, usize)> = BTreeMap::new();
     let mut full: BTreeMap<(Vec<String>, u64), f64> = BTreeMap::new();
-    for g in &s.groups {
+    for (gi, g) in s.groups.iter().enumerate() {
         let (Ok(d), Some(n)) = (g.key[di].parse::<u64>(), g.stat(s, "nodes")) else {
             continue;
         };
         if g.budget == 0 && n.mean > 0.0 {
-            nodes.insert((without(g, &[di]), d), n.mean);
+            nodes.insert((without(g, &[di]), d), (n.mean, gi));
             if let Some(k) = to_height(g) {
                 full.insert((k, d), n.mean);
             }
@@ -327,10 +343,16 @@ pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
                 return [None; 2];
             };
             let k = without(g, &[di]);
-            let at = |d: Option<u64>| d.and_then(|d| nodes.get(&(k.clone(), d)).copied());
+            // The same positions searched shallower: on a real game searched to its end
+            // (`depth = "full"`), a group one ply shallower holds other positions, and is no
+            // measure of this one's growth.
+            let at = |d: Option<u64>| {
+                let &(n, i) = nodes.get(&(k.clone(), d?))?;
+                (s.groups[i].position_ids == g.position_ids).then_some(n)
+            };
             let kf = to_height(g);
             let at_full = |d: Option<u64>| Some(*full.get(&(kf.clone()?, d?))?);
-            let here = at(Some(d));
+            let here = nodes.get(&(k.clone(), d)).map(|&(n, _)| n);
             // The same tree searched shallower if the experiment has it, else smaller trees.
             let ratio = |back: u64| {
                 let before = d.checked_sub(back);
