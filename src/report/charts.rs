@@ -8,8 +8,9 @@
 //!   Moore's minimal tree for the group's b (see `summary` for where b comes from).
 //! - `ebf`: mean effective branching factor nodes^(1/max_ply) vs x, min-max bars, and Pearl's
 //!   R*(b) dashed.
-//! - `ratio-to-minimal`: mean nodes / minimal tree, as bars (log scale when they span more
-//!   than a factor 30), with a dashed line at 1.
+//! - `ratio-to-minimal`: nodes / minimal tree (the nodes point and min-max bars, each over the
+//!   group's minimal tree; log scale when they span more than a factor 30), with a dashed line
+//!   at 1.
 //! - `nodes-vs-table`: mean nodes vs the transposition-table size column (log x).
 //!
 //! Every parameter that varies and is neither the x axis, a series column nor a facet column
@@ -477,9 +478,9 @@ fn assign_styles(charts: &mut [Chart], layout: &Layout) {
 
 fn ratio_y_title(log_y: bool) -> String {
     if log_y {
-        "mean nodes / minimal-tree nodes (log scale)".into()
+        "nodes / minimal-tree nodes (log scale)".into()
     } else {
-        "mean nodes / minimal-tree nodes".into()
+        "nodes / minimal-tree nodes".into()
     }
 }
 
