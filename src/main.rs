@@ -94,7 +94,6 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .map_err(|e| runner::place_table_error(e, &file, &src))?;
             runner::prepare_output(&dir)?;
             let _lock = runner::lock_output(&dir)?;
-            report::check_writable(&dir)?;
             // An interrupted run of the same plan by the same build: its finished runs are
             // taken as they are (a partial file of anything else is an error, before the
             // folder is touched).

@@ -723,6 +723,14 @@ pub fn find_line(src: &str, pred: &dyn Fn(&str) -> bool) -> Option<usize> {
     None
 }
 
+/// Byte offset of the first `key = ...` line's key in `src`.
+pub fn find_key(src: &str, key: &str) -> Option<usize> {
+    find_line(src, &|t: &str| {
+        t.strip_prefix(key)
+            .is_some_and(|rest| rest.trim_start().starts_with('='))
+    })
+}
+
 /// The largest input text file the harness reads (experiment files, position files).
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 

@@ -571,13 +571,6 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         }
         positions.push(row);
     }
-    if positions.first().is_some_and(|r| r.is_empty()) {
-        return Err(Error::input(format!(
-            "{}: [game] the position sources hold no position",
-            path.display()
-        )));
-    }
-
     let algorithms: Vec<Algorithm> = s.algorithm.values().iter().map(|n| n.0).collect();
     let variants: Vec<Variant> = s
         .variant

@@ -72,9 +72,7 @@ fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
         variant: run.variant.unwrap_or(crate::search::Variant::FailSoft),
         depth: match run.depth {
             Depth::Plies(d) => d,
-            // A finished position has no plies left, whatever its board leaves empty.
-            Depth::Full if g.outcome().is_some() => 0,
-            Depth::Full => g.max_remaining_plies(),
+            Depth::Full => plies_left(g),
         },
         ordering: run.ordering.clone(),
         tie_break: run.tie_break,
@@ -83,6 +81,16 @@ fn spec_for<G: Game>(g: &G, run: &Run) -> SearchSpec {
         quiescence: run.quiescence,
         tt: run.tt,
         iterative: run.iterative,
+    }
+}
+
+/// The most plies the game can still last from `g`: none when it is over, whatever its board
+/// leaves empty.
+fn plies_left<G: Game>(g: &G) -> u32 {
+    if g.outcome().is_some() {
+        0
+    } else {
+        g.max_remaining_plies()
     }
 }
 
@@ -125,12 +133,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
     let spec = spec_for(&g, run);
     // The reason first; the run's key (long) last.
     let setup = |e: String| Error::Table(format!("{e} (run {})", run.key));
-    // A finished position is a tree of depth 0, whatever depth was asked.
-    let theory_depth = if g.outcome().is_some() {
-        0
-    } else {
-        spec.depth.min(g.max_remaining_plies())
-    };
+    let theory_depth = spec.depth.min(plies_left(&g));
     if run.algorithm == crate::search::Algorithm::Solve {
         let tech = run.solver.unwrap_or(crate::search::solver::Techniques::ALL);
         let result =
@@ -264,24 +267,16 @@ pub fn place_table_error(e: Error, path: &Path, src: &str) -> Error {
     };
     let (key, at) = ["mib", "entries"]
         .into_iter()
-        .find_map(|k| find_key(src, k).map(|at| (k, at)))
+        .find_map(|k| config::find_key(src, k).map(|at| (k, at)))
         .unwrap_or(("entries", key_offset(src, "entries")));
     config::at(path, src, at..at, format!("[search.tt] {key}: {msg}"))
 }
 
 /// Byte offset of the first `key = ...` line's key in `src`, else of `[search]`, else 0.
 fn key_offset(src: &str, key: &str) -> usize {
-    find_key(src, key)
+    config::find_key(src, key)
         .or_else(|| config::find_line(src, &|t: &str| t.starts_with("[search]")))
         .unwrap_or(0)
-}
-
-/// Byte offset of the first `key = ...` line's key in `src`.
-fn find_key(src: &str, key: &str) -> Option<usize> {
-    config::find_line(src, &|t: &str| {
-        t.strip_prefix(key)
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
-    })
 }
 
 /// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's
@@ -335,10 +330,10 @@ pub fn check_table_memory(plan: &Plan, jobs: usize) -> Result<()> {
 
 /// Makes sure `dir` exists and can be written, before any search runs.
 pub fn prepare_output(dir: &Path) -> Result<()> {
-    let bad = |e: std::io::Error| {
+    let bad = |d: &Path, e: std::io::Error| {
         Error::input(format!(
             "output directory {}: cannot be written ({e}); pass a writable folder with --out DIR",
-            dir.display()
+            d.display()
         ))
     };
     // A file where the folder (or one of the folders above it) should be.
@@ -353,12 +348,13 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
             dir.display()
         )));
     }
-    std::fs::create_dir_all(dir).map_err(bad)?;
+    std::fs::create_dir_all(dir).map_err(|e| bad(dir, e))?;
     crate::report::check_output_names(dir)?;
-    let probe = dir.join(".harness-write-test");
-    File::create(&probe).map_err(bad)?;
-    let _ = std::fs::remove_file(&probe);
-    Ok(())
+    // The folder, and its charts/ from an earlier run, which the report is written into.
+    match crate::report::unwritable(dir) {
+        Some((d, e)) => Err(bad(&d, e)),
+        None => Ok(()),
+    }
 }
 
 /// An exclusive lock on a results folder, held while it lives, so that two runs into one

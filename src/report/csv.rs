@@ -8,6 +8,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::experiment::plan::{Run, OPTION_COLUMNS};
+use crate::report::summary::fixed_or_scientific;
 use crate::search::{Counters, Status};
 
 /// One finished (or budget-stopped) run.
@@ -104,21 +105,8 @@ pub const THEORY_COLUMNS: [&str; 16] = [
 fn count(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{x:.0}")
-    } else if x.abs() >= 1e15 {
-        // Past 2^53 a double has no digits after the point to print: 7 significant digits.
-        format!("{x:.6e}")
     } else {
-        format!("{x:.3}")
-    }
-}
-
-/// A ratio to 6 decimals, or to 7 significant digits where 6 decimals would round it to 0
-/// (a search of 201 nodes over a full tree of 4.3e8: 4.628000e-7, not 0.000000).
-fn ratio_text(x: f64) -> String {
-    if x != 0.0 && x.abs() < 1e-3 {
-        format!("{x:.6e}")
-    } else {
-        format!("{x:.6}")
+        fixed_or_scientific(x, 3, 0.0)
     }
 }
 
@@ -159,7 +147,8 @@ pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
     };
     let ratio = |x: f64| {
         if ok && x.is_finite() {
-            ratio_text(x)
+            // 201 nodes over a full tree of 4.3e8: 4.628000e-7, not 0.000000.
+            fixed_or_scientific(x, 6, 1e-3)
         } else {
             String::new()
         }

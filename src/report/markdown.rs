@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::charts::{point_row, Chart, Layout, NO_TABLE};
 use super::manifest::Manifest;
-use super::summary::{fmt_num, Summary};
+use super::summary::{fixed_or_scientific, fmt_num, Summary};
 use super::table::Table;
 
 pub struct Inputs<'a> {
@@ -300,14 +300,7 @@ pub fn render(i: &Inputs) -> String {
                 })
                 .unwrap_or_default()
             };
-            // Tree sizes to 0.1, or 7 significant digits past what a double holds to 0.1.
-            let size = |v: f64| {
-                if v.abs() >= 1e15 {
-                    format!("{v:.6e}")
-                } else {
-                    format!("{v:.1}")
-                }
-            };
+            let size = |v: f64| fixed_or_scientific(v, 1, 0.0);
             let _ = writeln!(
                 row,
                 " {:.3} | {} | {} | {} | {} | {} | {} | {:.3} | {} |",

@@ -61,23 +61,47 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The first of `dir` and its `charts/` (where that exists) that cannot be written, with the
+/// error a probe file there met.
+pub fn unwritable(dir: &Path) -> Option<(PathBuf, std::io::Error)> {
+    [dir.to_path_buf(), dir.join("charts")]
+        .into_iter()
+        .filter(|d| d == dir || d.exists())
+        .find_map(|d| {
+            let probe = d.join(".harness-write-test");
+            match std::fs::File::create(&probe) {
+                Ok(_) => {
+                    let _ = std::fs::remove_file(&probe);
+                    None
+                }
+                Err(e) => Some((d, e)),
+            }
+        })
+}
+
 /// Checks that the report can be written into `dir` (and its `charts/`, where that exists):
 /// an input error naming the folder, before anything is rendered.
 pub fn check_writable(dir: &Path) -> Result<()> {
-    for d in [dir.to_path_buf(), dir.join("charts")] {
-        if d != dir && !d.exists() {
-            continue;
-        }
-        let probe = d.join(".harness-write-test");
-        std::fs::File::create(&probe).map_err(|e| {
-            Error::input(format!(
-                "{}: cannot be written ({e}); the report (summary.csv, report.md, charts/) is written into the results folder: make it writable, or plot a copy of the folder",
-                d.display()
-            ))
-        })?;
-        let _ = std::fs::remove_file(&probe);
+    match unwritable(dir) {
+        Some((d, e)) => Err(Error::input(format!(
+            "{}: cannot be written ({e}); the report (summary.csv, report.md, charts/) is written into the results folder: make it writable, or plot a copy of the folder",
+            d.display()
+        ))),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The chart files (`.svg`, `.png`) in `chart_dir`, sorted; none when it cannot be read.
+fn chart_files(chart_dir: &Path) -> Vec<PathBuf> {
+    let Ok(rd) = std::fs::read_dir(chart_dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "svg" || x == "png"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// Removes the report files of an earlier run (summary.csv, report.md, the charts), so that
@@ -91,15 +115,8 @@ pub fn remove_report(dir: &Path) -> Result<()> {
     for name in ["report.md", "summary.csv"] {
         remove(&dir.join(name))?;
     }
-    if let Ok(rd) = std::fs::read_dir(dir.join("charts")) {
-        let mut charts: Vec<PathBuf> = rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "svg" || x == "png"))
-            .collect();
-        charts.sort();
-        for p in charts {
-            remove(&p)?;
-        }
+    for p in chart_files(&dir.join("charts")) {
+        remove(&p)?;
     }
     Ok(())
 }
@@ -375,12 +392,9 @@ fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
     for (key, text) in texts {
         if let Some(c) = text.chars().find(|c| c.is_control()) {
             let header = format!("[report.{key}]");
-            let at = config::find_line(src, &|t: &str| {
-                t.trim_end() == header
-                    || t.strip_prefix(key)
-                        .is_some_and(|rest| rest.trim_start().starts_with('='))
-            })
-            .unwrap_or(0);
+            let at = config::find_key(src, key)
+                .or_else(|| config::find_line(src, &|t: &str| t.trim_end() == header))
+                .unwrap_or(0);
             return Err(config::at(
                 path,
                 src,
@@ -534,17 +548,10 @@ pub fn build(dir: &Path) -> Result<Built> {
         .iter()
         .flat_map(|c| [format!("{}.svg", c.stem), format!("{}.png", c.stem)])
         .collect();
-    if let Ok(rd) = std::fs::read_dir(&chart_dir) {
-        let mut stale: Vec<PathBuf> = rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                (n.ends_with(".svg") || n.ends_with(".png")) && !keep.contains(n)
-            })
-            .collect();
-        stale.sort();
-        for p in stale {
-            let _ = std::fs::remove_file(p);
+    for p in chart_files(&chart_dir) {
+        let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !keep.contains(n) {
+            let _ = std::fs::remove_file(&p);
         }
     }
     let p = dir.join("summary.csv");

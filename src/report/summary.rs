@@ -90,17 +90,27 @@ pub fn cmp_values(a: &str, b: &str) -> Ordering {
     }
 }
 
+/// `v` to `decimals` decimals, or to 7 significant digits where they would hide it: below
+/// `small` in magnitude (0 aside; 6 decimals print a ratio of 4.6e-7 as 0), or from 10^15
+/// on, past the digits a double holds.
+pub fn fixed_or_scientific(v: f64, decimals: usize, small: f64) -> String {
+    if v.is_finite() && v != 0.0 && (v.abs() < small || v.abs() >= 1e15) {
+        format!("{v:.6e}")
+    } else {
+        format!("{v:.decimals$}")
+    }
+}
+
 /// A number as summary/report text: integers exactly, others with six decimals, trailing
 /// zeros trimmed. Deterministic (no locale, no platform formatting).
 pub fn fmt_num(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
-    } else if v.is_finite() && v != 0.0 && !(1e-3..1e15).contains(&v.abs()) {
-        // 6 decimals would print 0 for a ratio of 4.6e-7, and digits a double does not hold
-        // past 2^53: 7 significant digits instead.
-        format!("{v:.6e}")
     } else {
-        let s = format!("{v:.6}");
+        let s = fixed_or_scientific(v, 6, 1e-3);
+        if s.contains('e') {
+            return s;
+        }
         let s = s.trim_end_matches('0').trim_end_matches('.');
         if s == "-0" {
             "0".to_string()

@@ -17,6 +17,7 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 use crate::report::csv as runs_csv;
+use crate::search::Status;
 
 /// Columns that identify a run.
 pub const IDENTITY: [&str; 6] = [
@@ -160,12 +161,14 @@ pub fn read_runs(path: &Path) -> Result<Table> {
             }
         }
     }
+    let statuses = [Status::Ok, Status::Budget].map(Status::name);
     for (r, row) in rows.iter().enumerate() {
-        if !["ok", "budget"].contains(&row[status].as_str()) {
+        if !statuses.contains(&row[status].as_str()) {
             return Err(Error::input(format!(
-                "{shown}:{}: column `status` holds `{}`; allowed: ok, budget",
+                "{shown}:{}: column `status` holds `{}`; allowed: {}",
                 r + 2,
-                row[status]
+                row[status],
+                statuses.join(", ")
             )));
         }
     }
