@@ -265,6 +265,57 @@ fn malformed_fen_fields_are_input_errors() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq - 0 1",
         "castling field `KQkq` does not match",
     );
+    // cozy-chess takes these (Chess960's rule: a king anywhere on the back rank with a rook
+    // beside it) and would generate a castle standard chess does not have.
+    bad_fen(
+        "4k3/8/8/8/8/8/8/5K1R w K - 0 1",
+        "`K` needs the king on e1 and a rook on h1",
+    );
+    bad_fen(
+        "r2k4/8/8/8/8/8/8/4K3 b q - 0 1",
+        "`q` needs the king on e8 and a rook on a8",
+    );
+    // Two digits in a row sum to eight squares, but no FEN writes them so.
+    bad_fen(
+        "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rank 6 (`44`) has two digits in a row",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - +5 1",
+        "halfmove-clock field `+5`",
+    );
+    bad_fen(
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - hmvc 500;",
+        "EPD operation `hmvc 500;`: allowed: a whole number from 0 to 100",
+    );
+}
+
+#[test]
+fn impossible_double_checks_are_input_errors_and_possible_ones_are_not() {
+    // No discovered check comes from a knight or a pawn.
+    bad_fen(
+        "4k3/8/8/8/8/3n1n2/8/4K3 w - - 0 1",
+        "impossible double check (from d3 and f3",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/3p1p2/4K3 w - - 0 1",
+        "impossible double check (from d2 and f2",
+    );
+    // Two rooks on one line through the king: the one that moved there could not have been
+    // blocking the other.
+    bad_fen(
+        "4k3/8/8/8/8/8/8/r3K2r w - - 0 1",
+        "on one line through the king on e1",
+    );
+    // Possible: a knight moving off the e-file uncovers the rook (Nd6+ from e4), and a pawn
+    // taking on d8 and promoting uncovers the rook behind it (exd8=Q+).
+    for fen in [
+        "4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1",
+        "3Qk3/8/8/8/8/8/8/4RK2 b - - 0 1",
+    ] {
+        let g = Chess::parse_position(fen).unwrap();
+        assert!(g.in_check(), "{fen}");
+    }
 }
 
 #[test]
@@ -492,7 +543,8 @@ fn perft_divide_and_fen_with_moves_match_the_published_split() {
 /// legal move is ...a4 (Kg8 is covered by the bishop, Kg7 by the h6 pawn, h7 is blocked);
 /// then White's quiet Rb8 is mate. At depth 1 the mate lies in quiescence: with `checks` it is
 /// found (black mated at ply 2, one qnode: the mated position), without it White has no
-/// capture and stands pat.
+/// capture and stands pat. Delta pruning, which skips captures and promotions only, leaves the
+/// quiet check alone even at delta 0, where stand pat + 0 + 0 <= alpha (= stand pat).
 #[test]
 fn quiescence_checks_find_a_quiet_mate_at_the_horizon() {
     let g = Chess::parse_position("7k/7p/7P/p7/2B5/8/3K4/1R6 b - - 0 1").unwrap();
@@ -500,22 +552,25 @@ fn quiescence_checks_find_a_quiet_mate_at_the_horizon() {
     g.moves(&mut moves);
     assert_eq!(moves.len(), 1, "black's one legal move");
     for checks in [false, true] {
-        for algorithm in [Algorithm::AlphaBeta, Algorithm::Minimax] {
-            let mut spec = SearchSpec::new(algorithm, 1);
-            spec.quiescence = Quiescence {
-                enabled: true,
-                checks,
-                promotions: true,
-                delta: None,
-            };
-            let r = search(&mut g.clone(), &spec, 0).unwrap();
-            assert_eq!(r.counters.nodes, 2, "{algorithm:?} checks={checks}");
-            if checks {
-                assert_eq!(r.value, -(MATE - 2), "{algorithm:?}");
-                assert_eq!(r.counters.qnodes, 1, "{algorithm:?}");
-            } else {
-                assert!(r.value.abs() < MATE / 2, "{algorithm:?}: {}", r.value);
-                assert_eq!(r.counters.qnodes, 0, "{algorithm:?}");
+        for delta in [None, Some(0), Some(200)] {
+            for algorithm in [Algorithm::AlphaBeta, Algorithm::Minimax] {
+                let mut spec = SearchSpec::new(algorithm, 1);
+                spec.quiescence = Quiescence {
+                    enabled: true,
+                    checks,
+                    promotions: true,
+                    delta,
+                };
+                let r = search(&mut g.clone(), &spec, 0).unwrap();
+                let case = format!("{algorithm:?} checks={checks} delta={delta:?}");
+                assert_eq!(r.counters.nodes, 2, "{case}");
+                if checks {
+                    assert_eq!(r.value, -(MATE - 2), "{case}");
+                    assert_eq!(r.counters.qnodes, 1, "{case}");
+                } else {
+                    assert!(r.value.abs() < MATE / 2, "{case}: {}", r.value);
+                    assert_eq!(r.counters.qnodes, 0, "{case}");
+                }
             }
         }
     }

@@ -392,7 +392,15 @@ fn check_board_field(f: &str) -> Result<(), String> {
     }
     for (i, r) in ranks.iter().enumerate() {
         let mut squares = 0;
+        let mut digit_before = false;
         for c in r.chars() {
+            if c.is_ascii_digit() && digit_before {
+                return Err(format!(
+                    "board field: rank {} (`{r}`) has two digits in a row; one digit counts all the empty squares between two pieces",
+                    8 - i
+                ));
+            }
+            digit_before = c.is_ascii_digit();
             match c {
                 '1'..='8' => squares += c as u32 - '0' as u32,
                 'p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K' => {
@@ -456,6 +464,77 @@ fn diagnose_board(board_field: &str, side: &str) -> String {
         }
     }
     "illegal position: the side to move is in check by more than two pieces, or in an impossible double check".to_string()
+}
+
+/// Each castling right needs its king and rook on their original squares. cozy-chess, in
+/// standard mode, takes a king anywhere on its back rank with a rook on the right side of it
+/// (Chess960's rule), and would then generate a castle standard chess does not have.
+fn check_castling_squares(board: &Board, castling: &str) -> Result<(), String> {
+    for c in castling.chars().filter(|&c| c != '-') {
+        let (color, rook) = match c {
+            'K' => (Color::White, Square::H1),
+            'Q' => (Color::White, Square::A1),
+            'k' => (Color::Black, Square::H8),
+            _ => (Color::Black, Square::A8),
+        };
+        let king = if color == Color::White {
+            Square::E1
+        } else {
+            Square::E8
+        };
+        if board.king(color) != king || !board.colored_pieces(color, Piece::Rook).has(rook) {
+            return Err(format!(
+                "castling field `{castling}` does not match the board: `{c}` needs the king on {king} and a rook on {rook}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A double check that no move can give. The last move gives every check of the side to
+/// move: one by the piece that moved and one discovered behind it, and a discovered check
+/// comes from a bishop, rook or queen. So two knights or pawns never check together; nor do
+/// two pieces on one line through the king, since the piece that moved onto that line could
+/// not have blocked the other before it moved (cozy-chess refuses only three checkers).
+fn check_double_check(board: &Board) -> Result<(), String> {
+    let checkers = board.checkers();
+    if checkers.len() != 2 {
+        return Ok(());
+    }
+    let king = board.king(board.side_to_move());
+    let sq: Vec<Square> = checkers.into_iter().collect();
+    let slider = |s: Square| {
+        matches!(
+            board.piece_on(s),
+            Some(Piece::Bishop | Piece::Rook | Piece::Queen)
+        )
+    };
+    let line = |s: Square| {
+        let (df, dr) = (
+            s.file() as i32 - king.file() as i32,
+            s.rank() as i32 - king.rank() as i32,
+        );
+        match (df, dr) {
+            (0, _) => 0,
+            (_, 0) => 1,
+            _ if df == dr => 2,
+            _ if df == -dr => 3,
+            _ => 4 + (s as i32),
+        }
+    };
+    if !slider(sq[0]) && !slider(sq[1]) {
+        return Err(format!(
+            "illegal position: an impossible double check (from {} and {}: a double check needs a bishop, rook or queen among the checkers)",
+            sq[0], sq[1]
+        ));
+    }
+    if line(sq[0]) == line(sq[1]) {
+        return Err(format!(
+            "illegal position: an impossible double check (from {} and {}, on one line through the king on {king})",
+            sq[0], sq[1]
+        ));
+    }
+    Ok(())
 }
 
 /// The parts of a position's text.
@@ -652,19 +731,34 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
             _ => {}
         }
     }
-    match halfmove.parse::<u32>() {
-        Ok(h) if h <= 100 => {}
+    // Digits only: `parse` would also take a leading `+`.
+    let number = |s: &str| {
+        Some(s)
+            .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|s| s.parse::<u32>().ok())
+    };
+    let named = |code: &str, field: &str, value: &str| {
+        if rest_ops.iter().any(|(c, _)| c == code) {
+            format!("EPD operation `{code} {value};`")
+        } else {
+            format!("{field} field `{value}`")
+        }
+    };
+    match number(&halfmove) {
+        Some(h) if h <= 100 => {}
         _ => {
             return Err(format!(
-                "halfmove-clock field `{halfmove}`: allowed: a whole number from 0 to 100"
+                "{}: allowed: a whole number from 0 to 100",
+                named("hmvc", "halfmove-clock", &halfmove)
             ))
         }
     }
-    match fullmove.parse::<u32>() {
-        Ok(f) if (1..=u16::MAX as u32).contains(&f) => {}
+    match number(&fullmove) {
+        Some(f) if (1..=u16::MAX as u32).contains(&f) => {}
         _ => {
             return Err(format!(
-                "fullmove-number field `{fullmove}`: allowed: a whole number from 1 to 65535"
+                "{}: allowed: a whole number from 1 to 65535",
+                named("fmvn", "fullmove-number", &fullmove)
             ))
         }
     }
@@ -687,6 +781,8 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
             "illegal position: the kings stand side by side ({wk} and {bk})"
         ));
     }
+    check_castling_squares(&board, castling)?;
+    check_double_check(&board)?;
     for (code, operands) in &rest_ops {
         let list = match code.as_str() {
             "bm" => &mut ops.bm,

@@ -5,9 +5,9 @@
 //! betting that some quiet move is at least as good), unless it is in check, when every legal
 //! move is searched instead; then the game's noisy moves (`Game::noisy_moves`: captures, and
 //! optionally queen promotions and, at the first quiescence ply only, quiet checking moves) in
-//! MVV-LVA order (`Game::static_score`). Delta pruning, when on, skips a capture that cannot
-//! bring the score back to alpha even with `delta` to spare:
-//! `stand pat + gain bound of the move + delta <= alpha`.
+//! MVV-LVA order (`Game::static_score`). Delta pruning, when on, skips a capture or promotion
+//! that cannot bring the score back to alpha even with `delta` to spare:
+//! `stand pat + gain bound of the move + delta <= alpha`; quiet checks are never skipped.
 //!
 //! Counting: the horizon node itself is a main-search node and leaf (counted in `nodes` and
 //! `leaves`); every position quiescence enters below it counts one `qnode`, so
@@ -111,8 +111,11 @@ impl<G: Game> Searcher<G> {
         super::ordering::sort_by_keys_desc(&mut moves, &mut keys);
         let mut cut = false;
         for &m in &moves {
+            // Delta pruning skips captures and promotions only: a quiet check gains no
+            // material and is searched for the mate or the fork it may bring.
             if let (Some(d), Some(s)) = (q.delta, stand) {
-                if s.saturating_add(game.gain_bound(m)).saturating_add(d) <= alpha {
+                let gain = game.gain_bound(m);
+                if gain > 0 && s.saturating_add(gain).saturating_add(d) <= alpha {
                     continue;
                 }
             }
