@@ -156,6 +156,36 @@ fn unknown_key_names_the_key_and_allowed_keys() {
         "postions",
         &["exp.toml:6:1", "postions", "positions"],
     );
+    // A key of another table says where it belongs.
+    bad(
+        "ordering =",
+        "scale = \"win-loss\"\nordering =",
+        &[
+            "exp.toml:11:1: unknown key `scale`; allowed: `algorithm`,",
+            "`scale` belongs in [game]",
+        ],
+    );
+    bad(
+        "[search]",
+        "[search]\ncharts = [\"nodes\"]",
+        &["unknown key `charts`", "`charts` belongs in [report]"],
+    );
+    bad(
+        "[search]",
+        "[search]\nenabled = true",
+        &["`enabled` belongs in [search.tt] or [search] quiescence = { ... }"],
+    );
+    // Values are values, not serde's variants.
+    bad(
+        "[search]",
+        "[report]\nwhiskers = \"box\"\n[search]",
+        &["`whiskers`: unknown value `box`; allowed: `min-max` or `none`"],
+    );
+    bad(
+        "[search]",
+        "[report]\ncharts = [\"nodez\"]\n[search]",
+        &["`charts`: unknown value `nodez`; allowed: `nodes`, `ebf`"],
+    );
 }
 
 /// The ordering term `tt` with no table in any run is an error, not a silent no-op; with a
@@ -649,7 +679,7 @@ fn type_errors_name_the_key_in_plain_words() {
         &[
             "exp.toml:5:",
             "`kind`",
-            "one of tictactoe, nim, chess, uniform, connect4",
+            "allowed: tictactoe, nim, chess, uniform, connect4",
         ],
     );
     bad(
@@ -926,5 +956,42 @@ fn solve_refuses_board_sizes_of_other_games_and_impossible_scores() {
     assert!(
         err.contains("c4.txt:2") && err.contains("score 99 cannot be this position's"),
         "{err}"
+    );
+}
+
+/// A byte-order mark before the first line is no part of it, in an experiment, a positions
+/// file and a `solve` file alike; bytes that are not UTF-8 are refused naming their line.
+#[test]
+fn a_byte_order_mark_is_skipped_and_bytes_not_utf8_name_their_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let positions = tmp.path().join("heaps.txt");
+    std::fs::write(&positions, "\u{feff}1,2\n3\n").unwrap();
+    let text = format!(
+        "\u{feff}name = \"b\"\n[game]\nkind = \"nim\"\npositions_file = {:?}\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n",
+        positions.display().to_string()
+    );
+    let run = good_run(&text);
+    let csv = std::fs::read_to_string(run.path().join("out/runs.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(csv.lines().nth(1).unwrap().contains(",\"1,2\","), "{csv}");
+    let solve_file = tmp.path().join("c4.txt");
+    std::fs::write(&solve_file, "\u{feff}4444443\n").unwrap();
+    let out = harness()
+        .args(["solve", "--game", "connect4"])
+        .arg(&solve_file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(&positions, b"1,2\n3\n4,\xff5\n").unwrap();
+    bad_text(
+        &text,
+        &[
+            "heaps.txt",
+            "line 3 is not UTF-8 text (byte 0xFF at offset 8)",
+        ],
     );
 }

@@ -219,10 +219,11 @@ impl ChartKind {
             ChartKind::BmHit => "bm-hit",
         }
     }
-    /// Whether its points show `[report] point` (mean, geomean or median) of a counter;
-    /// ratio-to-minimal and the share charts show means.
+    /// Whether its points show `[report] point` (mean, geomean or median) of a counter (the
+    /// ratio-to-minimal chart: of nodes, over the minimal tree); the share charts show the
+    /// share of all runs.
     pub fn shows_point_stat(self) -> bool {
-        ChartKind::RatioToMinimal != self && self.share_column().is_none()
+        self.share_column().is_none()
     }
     /// The 0/1 (or false/true) runs.csv column whose share of runs, in percent, a
     /// `value-wrong`, `move-wrong` or `bm-hit` chart plots.
@@ -339,7 +340,7 @@ impl<'de> Deserialize<'de> for IntGrid {
                     Ok(IntGrid((f..=t).collect()))
                 } else {
                     Err(de::Error::custom(format!(
-                        "the range from {f} to {t} is empty or too long"
+                        "the range from {f} to {t} is empty or too long; allowed: from <= to (both ends included), at most 100,001 values"
                     )))
                 }
             }
@@ -654,7 +655,7 @@ impl<'de> Deserialize<'de> for DepthSpec {
                 depth_from_i64::<A::Error>(to)?;
                 if from > to {
                     return Err(de::Error::custom(format!(
-                        "depth range from {from} to {to} is empty"
+                        "depth range from {from} to {to} is empty; allowed: from <= to, e.g. {{ from = {to}, to = {from} }} (both ends included)"
                     )));
                 }
                 Ok(DepthSpec(
@@ -738,17 +739,29 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// is refused rather than read without end).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(MAX_INPUT_BYTES + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_INPUT_BYTES {
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(std::io::Error::other(format!(
             "larger than {} MiB, the most the harness reads",
             MAX_INPUT_BYTES >> 20
         )));
     }
-    Ok(text)
+    // A byte-order mark, which some Windows editors write first, is no part of the text.
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    match std::str::from_utf8(body) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = body[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            Err(std::io::Error::other(format!(
+                "line {line} is not UTF-8 text (byte 0x{:02X} at offset {at}); save the file as UTF-8",
+                body[at]
+            )))
+        }
+    }
 }
 
 /// Reads and parses an experiment file.
@@ -831,6 +844,38 @@ fn key_at(src: &str, pos: usize) -> Option<&str> {
     (!key.is_empty() && !key.starts_with('[') && !key.contains(['{', ',', '"'])).then_some(key)
 }
 
+/// The tables of an experiment file: (dotted path, name in messages).
+const SECTIONS: [(&str, &str); 7] = [
+    ("", "the top level (before any [section])"),
+    ("game", "[game]"),
+    ("game.random_openings", "[game] random_openings = { ... }"),
+    ("search", "[search]"),
+    ("search.tt", "[search.tt]"),
+    ("search.quiescence", "[search] quiescence = { ... }"),
+    ("report", "[report]"),
+];
+
+/// The keys a table of the experiment file takes, as serde lists them when it meets an
+/// unknown one (so this list cannot drift from the structs). Used on the error path only.
+fn keys_of(section: &str) -> Vec<String> {
+    let probe = "harness_probe_key = 0\n";
+    let text = if section.is_empty() {
+        probe.to_string()
+    } else {
+        format!("[{section}]\n{probe}")
+    };
+    let Err(e) = toml::from_str::<ExperimentFile>(&text) else {
+        return Vec::new();
+    };
+    let msg = e.message().to_string();
+    let Some((_, list)) = msg.split_once("expected one of ") else {
+        return Vec::new();
+    };
+    list.split(", ")
+        .map(|k| k.trim().trim_matches('`').to_string())
+        .collect()
+}
+
 /// serde's type names in deserialization messages, in the words of the experiment file.
 fn plain_words(msg: &str) -> String {
     let mut out = msg.replace(
@@ -876,6 +921,28 @@ fn plain_words(msg: &str) -> String {
         ),
     ] {
         out = out.replace(from, &to);
+    }
+    // serde's "variant" and "field" are the file's values and keys.
+    out = out
+        .replace("unknown variant `", "unknown value `")
+        .replace("unknown field `", "unknown key `")
+        .replace(", expected one of ", "; allowed: ");
+    if out.starts_with("unknown value `") {
+        // serde's wording for two variants: "expected `a` or `b`".
+        out = out.replacen(", expected ", "; allowed: ", 1);
+    }
+    if let Some(key) = out
+        .strip_prefix("unknown key `")
+        .and_then(|rest| rest.split('`').next())
+    {
+        let homes: Vec<String> = SECTIONS
+            .iter()
+            .filter(|(section, _)| keys_of(section).iter().any(|k| k == key))
+            .map(|(_, name)| name.to_string())
+            .collect();
+        if !homes.is_empty() {
+            out.push_str(&format!("; `{key}` belongs in {}", homes.join(" or ")));
+        }
     }
     // `expected struct TtSection` and the like: a table.
     while let Some(i) = out.find("expected struct ") {

@@ -456,8 +456,13 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
                     src,
                     f.span(),
                     format!(
-                        "[game] positions_file: cannot read {} ({e}); the path is relative to the experiment file",
-                        full.display()
+                        "[game] positions_file: cannot read {} ({e}){}",
+                        full.display(),
+                        if e.kind() == std::io::ErrorKind::NotFound {
+                            "; the path is relative to the experiment file"
+                        } else {
+                            ""
+                        }
                     ),
                 )
             })?;
@@ -638,7 +643,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     };
     let max_nodes = match &s.max_nodes {
         Some(m) if *m.get_ref() == 0 => {
-            return Err(at(path, src, m.span(), "max_nodes must be at least 1"))
+            return Err(at(path, src, m.span(), "max_nodes = 0: allowed: a whole number from 1 (the most positions one search may enter)"))
         }
         m => m.as_ref().map(|m| *m.get_ref()),
     };
