@@ -184,8 +184,12 @@ fn label_of(s: &Summary, g: &Group, cols: &[String], with_names: bool) -> String
             } else if v.is_empty() {
                 // Not set for this group (the variant of minimax): nothing to tell apart.
                 None
-            } else if matches!(v, "true" | "false" | "on" | "off") || numeric(v).is_some() {
-                // A bare number, true/false or on/off says nothing without its column.
+            } else if matches!(v, "true" | "false" | "on" | "off")
+                || numeric(v).is_some()
+                || v.contains(',')
+            {
+                // A bare number, true/false or on/off says nothing without its column; a
+                // value with a comma (`on,promotions`) would blur into the `, ` between columns.
                 Some(format!("{c}={v}"))
             } else {
                 Some(v.to_string())
@@ -425,7 +429,7 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
         for c in &mut charts {
             if c.kind == ChartKind::RatioToMinimal && !c.log_y {
                 c.log_y = true;
-                c.y_title = ratio_y_title(true);
+                c.y_title = ratio_y_title(layout.point, true);
             }
         }
     }
@@ -476,11 +480,17 @@ fn assign_styles(charts: &mut [Chart], layout: &Layout) {
     }
 }
 
-fn ratio_y_title(log_y: bool) -> String {
-    if log_y {
-        "nodes / minimal-tree nodes (log scale)".into()
-    } else {
-        "nodes / minimal-tree nodes".into()
+fn ratio_y_title(point: PointStat, log_y: bool) -> String {
+    let scale = if log_y { " (log scale)" } else { "" };
+    format!("{} nodes / minimal-tree nodes{scale}", stat_words(point))
+}
+
+/// The statistic a point shows, in the words of an axis title.
+fn stat_words(point: PointStat) -> &'static str {
+    match point {
+        PointStat::Mean => "mean",
+        PointStat::Geomean => "geometric mean of",
+        PointStat::Median => "median",
     }
 }
 
@@ -837,17 +847,29 @@ fn chart_for(
                 .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
             {
                 // Quiescence nodes are counted apart (the qnodes chart).
-                "main-search nodes (log scale, qnodes apart)".into()
+                format!(
+                    "{} main-search nodes (log scale, qnodes apart)",
+                    stat_words(layout.point)
+                )
             } else {
-                "nodes (positions entered, log scale)".into()
+                format!(
+                    "{} nodes (positions entered, log scale)",
+                    stat_words(layout.point)
+                )
             }
         }
-        ChartKind::Ebf => "effective branching factor nodes^(1/max_ply)".into(),
-        ChartKind::Qnodes => "quiescence nodes (qnodes, log scale)".into(),
+        ChartKind::Ebf => format!(
+            "{} effective branching factor nodes^(1/max_ply)",
+            stat_words(layout.point)
+        ),
+        ChartKind::Qnodes => format!(
+            "{} quiescence nodes (qnodes, log scale)",
+            stat_words(layout.point)
+        ),
         ChartKind::ValueWrong => "runs whose root value is wrong (%)".into(),
         ChartKind::MoveWrong => "runs whose move is worse than the best (%)".into(),
         ChartKind::BmHit => "finished searches choosing the suite's best move (%)".into(),
-        ChartKind::RatioToMinimal => ratio_y_title(log_y),
+        ChartKind::RatioToMinimal => ratio_y_title(layout.point, log_y),
     };
     let stem = if facet.is_empty() {
         kind.name().to_string()

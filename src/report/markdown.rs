@@ -106,11 +106,11 @@ pub fn render(i: &Inputs) -> String {
         Whiskers::MinMax => "whiskers span min to max",
         Whiskers::None => "no whiskers",
     };
-    // Charts of a ratio or a share always show means: say so only where it differs.
+    // Charts of a share always show the share of all runs: say so only where it differs.
     let means_apart =
         i.layout.point != PointStat::Mean && i.charts.iter().any(|c| !c.kind.shows_point_stat());
     let aside = if means_apart {
-        " (ratio-to-minimal, wrong-value and best-move points: means)"
+        " (wrong-value, wrong-move and best-move points: shares of all the group's runs)"
     } else {
         ""
     };
