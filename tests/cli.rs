@@ -995,3 +995,27 @@ fn a_byte_order_mark_is_skipped_and_bytes_not_utf8_name_their_line() {
         ],
     );
 }
+
+/// The solver records no killers or history, and `tt` needs its table: such orderings would
+/// order nothing, so they are refused at the `ordering` key, as in `harness solve`.
+#[test]
+fn orderings_the_solver_cannot_follow_are_refused() {
+    let text = |ordering: &str, solver: &str| {
+        format!("name = \"s\"\n[game]\nkind = \"tictactoe\"\npositions = [\"x.o.x....\"]\n[search]\nalgorithm = \"solve\"\nordering = \"{ordering}\"\nsolver = \"{solver}\"\n")
+    };
+    bad_text(
+        &text("killer+static", "all"),
+        &[
+            "exp.toml:7:1: `ordering`",
+            "the solver records no killer moves",
+        ],
+    );
+    bad_text(
+        &text("tt+static", "null-window+win-check"),
+        &[
+            "exp.toml:7:1",
+            "techniques `null-window+win-check` leave out",
+        ],
+    );
+    good_run(&text("tt+static", "all"));
+}

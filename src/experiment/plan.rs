@@ -99,7 +99,13 @@ impl GameSetup {
                 if let (Some(s), GameSetup::Connect4 { width, height }) = (score, self) {
                     use crate::games::Game;
                     let g = Connect4::parse_position(*width, *height, &canon)?;
-                    let (lo, hi) = g.external_bounds();
+                    let (lo, hi) = g.possible_scores();
+                    if lo == hi && g.outcome().is_some() && s != lo {
+                        return Err(format!(
+                            "score {s} cannot be this position's: the game is over after {} moves on {width}x{height}, with the score {lo}",
+                            g.plies()
+                        ));
+                    }
                     if !(lo..=hi).contains(&s) {
                         return Err(format!(
                             "score {s} cannot be this position's: after {} moves on {width}x{height} a score lies from {lo} to {hi}",
@@ -803,6 +809,15 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     check_oracle_memory(path, src, file, &runs)?;
     check_search_size(path, src, file, &runs)?;
     check_table_depth(path, src, file, &runs)?;
+    // The solver follows only the orderings it can (no killers, no history, tt with its table).
+    for r in &runs {
+        if let Some(tech) = r.solver {
+            if let Err(e) = crate::search::solver::check_ordering(&r.ordering, tech) {
+                let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
+                return Err(at(path, src, pos..pos, format!("`ordering`: {e}")));
+            }
+        }
+    }
     // The `tt` term orders by the table's stored move: with no table anywhere it would order
     // nothing and the runs would silently be what the ordering without it gives.
     let has_table = |r: &Run| r.tt.is_some() || r.solver.is_some_and(|t| t.tt);

@@ -37,8 +37,10 @@
 //! complete four after the move (use `threats+center-out` to break its ties centre-out).
 //!
 //! **Benchmark scores** (the solver's external convention, data/connect4/README.md): the side
-//! to move wins: ⌊width × height / 2⌋ + 1 − (the winner's stone count when it connects four);
-//! a draw 0; a loss the negative of the winner's score.
+//! to move wins: ⌊(width × height + 2 − p) / 2⌋, p the plies on the board when the winner
+//! connects four (on boards with an even number of cells, 7×6 among them: width × height / 2 +
+//! 1 − the winner's stone count, 22 − stones on 7×6); a draw 0; a loss the negative of the
+//! winner's score.
 
 use super::{Game, Side};
 
@@ -164,6 +166,11 @@ fn has_four(p: u64, h1: u32) -> bool {
 #[inline(always)]
 fn has_four_in(p: u64, h1: u32) -> bool {
     for s in [1, h1, h1 + 1, h1 - 1] {
+        // Four cells s apart need 3s < 64 (a tall narrow board has no such four across
+        // columns); a shift by 64 or more would wrap in a release build.
+        if 3 * s > 63 {
+            continue;
+        }
         let m = p & (p >> s);
         if m & (m >> (2 * s)) != 0 {
             return true;
@@ -183,6 +190,10 @@ fn completing_cells_in(p: u64, h1: u32) -> u64 {
     // Vertical: three stones below the cell.
     let mut r = (p << 1) & (p << 2) & (p << 3);
     for s in [h1, h1 + 1, h1 - 1] {
+        // As in `has_four_in`: no four spans 3s >= 64 bits.
+        if 3 * s > 63 {
+            continue;
+        }
         // The cell is the last of three in a row on one side, or fills a gap of one.
         let pair_before = (p << s) & (p << (2 * s));
         r |= pair_before & (p << (3 * s));
@@ -307,6 +318,10 @@ impl Connect4 {
     /// The evaluation's sum over windows in one direction, for `own` against `opp`.
     #[inline(always)]
     fn windows(own: u64, opp: u64, s: u32, starts: u64) -> i32 {
+        // No window of four spans 3s >= 64 bits (and the shifts below would wrap).
+        if 3 * s > 63 {
+            return 0;
+        }
         // Windows starting at a bit of `free` hold no stone of `opp`.
         let free = starts & !(opp | opp >> s | opp >> (2 * s) | opp >> (3 * s));
         let a = own & free;
@@ -340,15 +355,16 @@ impl Connect4 {
             * ((own & g.centre).count_ones() as i32 - (opp & g.centre).count_ones() as i32)
     }
 
-    /// The benchmark score of a value of this position (see the module documentation).
+    /// The benchmark score of a value of this position (see the module documentation): a win
+    /// that connects four at ply `p` (stones of both sides on the board) is worth
+    /// ⌊(cells + 2 − p) / 2⌋.
     pub fn benchmark_score(&self, value: i32) -> i32 {
-        let base = (self.geo.width * self.geo.height / 2 + 1) as i32;
+        let cells = (self.geo.width * self.geo.height) as i32;
+        let score = |p: i32| (cells + 2 - p) / 2;
         if value > 0 {
-            let p = WIN - value;
-            base - (p + 1) / 2
+            score(WIN - value)
         } else if value < 0 {
-            let p = WIN + value;
-            -(base - (p + 1) / 2)
+            -score(WIN + value)
         } else {
             0
         }
@@ -356,24 +372,48 @@ impl Connect4 {
 
     /// The value (utility) of this position whose benchmark score is `score`.
     pub fn value_of_score(&self, score: i32) -> i32 {
-        let base = (self.geo.width * self.geo.height / 2 + 1) as i32;
+        let cells = (self.geo.width * self.geo.height) as i32;
         if score == 0 {
             return 0;
         }
-        let stones = base - score.abs();
-        // The winner is the side to move when the score is positive.
+        // The winner is the side to move when the score is positive; the first player
+        // connects at an odd ply. ⌊(cells + 2 − p) / 2⌋ = |score| for two plies p, one of
+        // each parity: the winner's.
         let mover_first = self.plies.is_multiple_of(2);
         let winner_first = if score > 0 { mover_first } else { !mover_first };
-        let p = if winner_first {
-            2 * stones - 1
+        let p = cells + 2 - 2 * score.abs();
+        let p = if (p % 2 == 1) == winner_first {
+            p
         } else {
-            2 * stones
+            p - 1
         };
         if score > 0 {
             WIN - p
         } else {
             -(WIN - p)
         }
+    }
+
+    /// The scores this position can have: a finished game its own; else from a loss at the
+    /// opponent's earliest possible four (its next stone, but not before its fourth) to a win
+    /// at ours, each 0 when the board fills first. Narrower than `external_bounds`, the
+    /// solver's starting window, which leaves out the fourth-stone rule (see there).
+    pub fn possible_scores(&self) -> (i32, i32) {
+        if let Some(u) = self.outcome() {
+            let s = self.benchmark_score(u);
+            return (s, s);
+        }
+        let cells = self.geo.width * self.geo.height;
+        let p = self.plies;
+        // The earliest ply at which a side with `stones` on the board, to play next at
+        // `next`, can connect four.
+        let earliest = |stones: u32, next: u32| {
+            let ply = next + 2 * (4u32.saturating_sub(stones + 1));
+            (ply <= cells).then_some(ply as i32)
+        };
+        let hi = earliest(p / 2, p + 1).map_or(0, |q| self.benchmark_score(WIN - q));
+        let lo = earliest(p - p / 2, p + 2).map_or(0, |q| self.benchmark_score(-(WIN - q)));
+        (lo, hi)
     }
 }
 
@@ -633,6 +673,70 @@ mod tests {
             for s in -18..=18 {
                 assert_eq!(g.benchmark_score(g.value_of_score(s)), s, "{t} {s}");
             }
+        }
+    }
+
+    /// Odd numbers of cells: the first player's win on the last cell of 5×5 (ply 25) is worth
+    /// ⌊(25 + 2 − 25) / 2⌋ = 1, not 0 (a draw's); the second player's loss at ply 17 −5.
+    #[test]
+    fn scores_on_boards_with_an_odd_number_of_cells() {
+        let g = Connect4::parse_position(5, 5, "525425145341322131144523").unwrap();
+        assert_eq!(g.win_in_one(), Some(WIN - 25));
+        assert_eq!(g.benchmark_score(WIN - 25), 1);
+        assert_eq!(g.value_of_score(1), WIN - 25);
+        let g = Connect4::parse_position(5, 5, "15535125354244424").unwrap();
+        assert_eq!(g.benchmark_score(-(WIN - 18)), -(27 - 18) / 2);
+        for (w, h) in [(5, 5), (7, 5), (7, 7), (4, 4), (7, 6)] {
+            for t in ["", "1"] {
+                let g = Connect4::parse_position(w, h, t).unwrap();
+                let (lo, hi) = g.external_bounds();
+                for s in lo..=hi {
+                    assert_eq!(g.benchmark_score(g.value_of_score(s)), s, "{w}x{h} {t} {s}");
+                }
+            }
+        }
+    }
+
+    /// The scores a position can have: a won game its own, a full board 0, else from the
+    /// opponent's earliest four to ours, neither before its fourth stone.
+    #[test]
+    fn possible_scores_follow_the_fourth_stone_rule() {
+        assert_eq!(pos("").possible_scores(), (-18, 18));
+        assert_eq!(pos("4455").possible_scores(), (-18, 18));
+        assert_eq!(pos("445").possible_scores(), (-18, 18));
+        assert_eq!(pos("44556").possible_scores(), (-18, 18));
+        // Past the fourth stones: the next stone (ply 9, ⌊(44 − 9) / 2⌋ = 17), the opponent's
+        // after it (ply 10: 17; from ply 9 on, ply 11: 16).
+        assert_eq!(pos("44445555").possible_scores(), (-17, 17));
+        assert_eq!(pos("444455551").possible_scores(), (-16, 17));
+        assert_eq!(pos("1212121").possible_scores(), (-18, -18));
+        let full = "746336637473574166457736354111141522225252";
+        assert_eq!(pos(full).outcome(), Some(0));
+        assert_eq!(pos(full).possible_scores(), (0, 0));
+        // One cell left on 7×6 (the second player's 21st stone): a win is worth 1, no loss.
+        assert_eq!(pos(&full[..41]).possible_scores(), (0, 1));
+    }
+
+    /// Tall narrow boards: a four in a direction whose stride times 3 passes 63 bits cannot
+    /// exist, and its shifts must not wrap (1×62 called one stone four; 2×31 ended `1122`).
+    #[test]
+    fn tall_narrow_boards_find_no_false_fours() {
+        for (w, h, t) in [
+            (1, 62, "1"),
+            (1, 63, "111"),
+            (2, 31, "1122"),
+            (2, 30, "112211"),
+        ] {
+            let g = Connect4::parse_position(w, h, t).unwrap();
+            assert_eq!(g.outcome(), None, "{w}x{h} {t}");
+        }
+        // Vertical fours still count there.
+        let g = Connect4::parse_position(2, 31, "1212121").unwrap();
+        assert!(g.outcome().is_some());
+        // 3×20: no false immediate win from completing cells across the top of a column.
+        for t in ["", "1", "123", "2", "3213"] {
+            let g = Connect4::parse_position(3, 20, t).unwrap();
+            assert_eq!(g.win_in_one(), None, "3x20 {t}");
         }
     }
 

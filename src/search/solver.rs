@@ -39,8 +39,8 @@ use std::time::Instant;
 
 use super::tt::{self, Bound, Table, NO_MOVE};
 use super::{
-    move_to_front, Algorithm, Counters, OrderTerm, Replacement, SearchSpec, Searcher, Status,
-    TtSpec, Variant,
+    move_to_front, Algorithm, Counters, OrderTerm, Ordering, Replacement, SearchSpec, Searcher,
+    Status, TtSpec, Variant,
 };
 use crate::games::{Game, INF};
 
@@ -81,18 +81,25 @@ impl Techniques {
         }
         let mut out = Self::NONE;
         for part in t.split('+') {
-            match part.trim() {
-                "null-window" => out.null_window = true,
-                "win-check" => out.win_check = true,
-                "non-losing" => out.non_losing = true,
-                "bounds" => out.bounds = true,
-                "tt" => out.tt = true,
+            let flag = match part.trim() {
+                "null-window" => &mut out.null_window,
+                "win-check" => &mut out.win_check,
+                "non-losing" => &mut out.non_losing,
+                "bounds" => &mut out.bounds,
+                "tt" => &mut out.tt,
                 other => {
                     return Err(format!(
                         "unknown solver technique `{other}`; allowed: {TECHNIQUES_HELP}"
                     ))
                 }
+            };
+            if *flag {
+                return Err(format!(
+                    "solver techniques `{t}` name `{}` twice; allowed: each technique at most once",
+                    part.trim()
+                ));
             }
+            *flag = true;
         }
         if (out.non_losing || out.bounds) && !out.win_check {
             return Err(format!(
@@ -239,6 +246,28 @@ pub struct Solver<G: Game> {
     tt_first: bool,
 }
 
+/// Checks that the solver can follow `ordering` with techniques `tech`: it records no killer
+/// moves and no history (those terms would order nothing, and the runs would silently be
+/// what the ordering without them gives), and `tt` needs its table.
+pub fn check_ordering(ordering: &Ordering, tech: Techniques) -> Result<(), String> {
+    for (term, name) in [
+        (OrderTerm::Killer, "killer"),
+        (OrderTerm::History, "history"),
+    ] {
+        if ordering.has(&term) {
+            return Err(format!(
+                "ordering `{ordering}`: the solver records no {name} moves, so the term `{name}` would order nothing; allowed for the solver: the other orderings (natural, static, random, center-out, threats, explicit:..., oracle-best, oracle-worst, strong:P1:P2), and tt with its table"
+            ));
+        }
+    }
+    if ordering.has(&OrderTerm::Tt) && !tech.tt {
+        return Err(format!(
+            "ordering `{ordering}`: the term `tt` orders by the solver's table, which techniques `{tech}` leave out; add `tt` to the techniques or drop the term"
+        ));
+    }
+    Ok(())
+}
+
 /// The longest game the solver sizes its buffers for.
 pub const MAX_SOLVE_PLIES: u32 = 1_000;
 
@@ -246,6 +275,7 @@ impl<G: Game> Solver<G> {
     /// A solver for positions like `root` (explicit orderings are resolved against it). The
     /// spec gives the ordering and the budgets; its algorithm and depth are ignored.
     pub fn new(root: &G, spec: &SearchSpec, tech: Techniques, seed: u64) -> Result<Self, String> {
+        check_ordering(&spec.ordering, tech)?;
         let mut spec = spec.clone();
         spec.algorithm = Algorithm::AlphaBeta;
         spec.variant = Variant::FailSoft;
@@ -528,6 +558,22 @@ mod tests {
         );
         assert!(Techniques::parse("non-losing").is_err());
         assert!(Techniques::parse("magic").is_err());
+        assert!(Techniques::parse("tt+tt")
+            .unwrap_err()
+            .contains("name `tt` twice"));
+        // Orderings the solver cannot follow.
+        let all = Techniques::ALL;
+        let no_tt = Techniques::parse("null-window+win-check").unwrap();
+        for (ordering, tech, ok) in [
+            ("threats+center-out", all, true),
+            ("tt+center-out", all, true),
+            ("tt+center-out", no_tt, false),
+            ("killer+center-out", all, false),
+            ("history", all, false),
+        ] {
+            let o = crate::search::Ordering::parse(ordering).unwrap();
+            assert_eq!(check_ordering(&o, tech).is_ok(), ok, "{ordering} {tech}");
+        }
     }
 
     #[test]
