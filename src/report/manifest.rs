@@ -22,7 +22,8 @@ pub struct Manifest {
     pub seed: u64,
     pub harness_version: String,
     /// `git rev-parse HEAD` in the working directory at run time (`-dirty` appended when
-    /// `git status --porcelain` lists changes); absent outside a git checkout.
+    /// `git status --porcelain` lists changes outside the checkout's `results/`); absent
+    /// outside a git checkout.
     pub git_commit: Option<String>,
     /// `rustc --version` of the compiler that built harness.
     pub rustc: Option<String>,
@@ -117,7 +118,15 @@ fn git_commit() -> Option<String> {
     }
     let mut c = String::from_utf8_lossy(&out.stdout).trim().to_string();
     if let Ok(st) = std::process::Command::new("git")
-        .args(["status", "--porcelain", "--untracked-files=no"])
+        // Results are outputs, not inputs: a run that rewrites results/ (scripts/reproduce.sh
+        // runs one experiment after another) would otherwise call every later run dirty.
+        .args([
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            ":(top,exclude)results",
+        ])
         .stderr(std::process::Stdio::null())
         .output()
     {
