@@ -172,6 +172,11 @@ fn unknown_key_names_the_key_and_allowed_keys() {
     );
     bad(
         "[search]",
+        "[search]\nplies = 8",
+        &["`plies` belongs in [game] random_openings = { ... }"],
+    );
+    bad(
+        "[search]",
         "[search]\nenabled = true",
         &["`enabled` belongs in [search.tt] or [search] quiescence = { ... }"],
     );

@@ -867,12 +867,15 @@ fn keys_of(section: &str) -> Vec<String> {
     let Err(e) = toml::from_str::<ExperimentFile>(&text) else {
         return Vec::new();
     };
+    // "expected one of `a`, `b`, `c`", "expected `a` or `b`" or "expected `a`".
     let msg = e.message().to_string();
-    let Some((_, list)) = msg.split_once("expected one of ") else {
+    let Some((_, list)) = msg.split_once("expected ") else {
         return Vec::new();
     };
-    list.split(", ")
-        .map(|k| k.trim().trim_matches('`').to_string())
+    list.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
         .collect()
 }
 
@@ -927,7 +930,7 @@ fn plain_words(msg: &str) -> String {
         .replace("unknown variant `", "unknown value `")
         .replace("unknown field `", "unknown key `")
         .replace(", expected one of ", "; allowed: ");
-    if out.starts_with("unknown value `") {
+    if out.starts_with("unknown value `") || out.starts_with("unknown key `") {
         // serde's wording for two variants: "expected `a` or `b`".
         out = out.replacen(", expected ", "; allowed: ", 1);
     }
