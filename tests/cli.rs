@@ -1023,4 +1023,10 @@ fn orderings_the_solver_cannot_follow_are_refused() {
         ],
     );
     good_run(&text("tt+static", "all"));
+    // A depth in plies with only the solver would be ignored.
+    bad_text(
+        &format!("{}depth = 3\n", text("static", "all")),
+        &["exp.toml:9:9: `depth`: algorithm \"solve\" always searches to the end"],
+    );
+    good_run(&format!("{}depth = \"full\"\n", text("static", "all")));
 }

@@ -588,7 +588,28 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         .as_ref()
         .map(|v| v.values().iter().map(|n| n.0).collect())
         .unwrap_or_else(|| vec![Variant::FailSoft]);
+    if kinds.contains(&GameKind::Chess) && algorithms.contains(&Algorithm::Solve) {
+        return Err(at(
+            path,
+            src,
+            g.kind.span(),
+            "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
+        ));
+    }
     let depths = match &s.depth {
+        // The solver searches to the end: a depth of plies with only the solver would be
+        // silently ignored.
+        Some(d)
+            if algorithms.iter().all(|&a| a == Algorithm::Solve)
+                && d.get_ref().0.iter().any(|&x| x != Depth::Full) =>
+        {
+            return Err(at(
+                path,
+                src,
+                d.span(),
+                "`depth`: algorithm \"solve\" always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out",
+            ));
+        }
         Some(d) => d.get_ref().0.clone(),
         // The solver always searches to the end of the game.
         None if algorithms.iter().all(|&a| a == Algorithm::Solve) => vec![Depth::Full],
@@ -611,14 +632,6 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             src,
             d.span(),
             "depth \"full\" is not available for chess (no useful bound on the game's length); give plies, e.g. depth = { from = 1, to = 5 }",
-        ));
-    }
-    if kinds.contains(&GameKind::Chess) && algorithms.contains(&Algorithm::Solve) {
-        return Err(at(
-            path,
-            src,
-            g.kind.span(),
-            "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
         ));
     }
     let quiescences = quiescence_grid(s);
