@@ -146,6 +146,23 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .iter()
                 .filter(|r| r.status != harness::search::Status::Ok)
                 .count();
+            // A solve that proves another score than the positions file's is a finding (a
+            // table with few key bits, naive-exact bounds) or a fault: never silent.
+            let differ = records
+                .iter()
+                .filter(|r| {
+                    r.status == harness::search::Status::Ok
+                        && r.run.algorithm == harness::search::Algorithm::Solve
+                        && r.run.expected.is_some()
+                        && r.run.game.external_score(&r.run.position, r.value) != r.run.expected
+                })
+                .count();
+            if differ > 0 {
+                eprintln!(
+                    "warning: {}: {differ} finished solve run(s) proved a score other than the positions file's expected one (runs.csv columns score and expected)",
+                    plan.name
+                );
+            }
             say(format_args!(
                 "{}: {} runs ({} stopped by a budget{}) -> {}\n{}: {} groups, {} charts -> {}\n",
                 plan.name,

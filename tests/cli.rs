@@ -1030,3 +1030,43 @@ fn orderings_the_solver_cannot_follow_are_refused() {
     );
     good_run(&format!("{}depth = \"full\"\n", text("static", "all")));
 }
+
+/// A solve that proves another score than the positions file gives is reported on stderr
+/// (the run still succeeds: with few key bits that is the finding), and runs.csv has both.
+#[test]
+fn solve_runs_scoring_other_than_expected_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("pos.txt"), "445566 17\n4455 18\n").unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(
+        &file,
+        "name = \"w\"\n[game]\nkind = \"connect4\"\npositions_file = \"pos.txt\"\n[search]\nalgorithm = \"solve\"\nordering = \"center-out\"\n",
+    )
+    .unwrap();
+    let out = harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("warning: w: 1 finished solve run(s) proved a score other than"),
+        "{err}"
+    );
+    let csv = std::fs::read_to_string(tmp.path().join("out/runs.csv")).unwrap();
+    let mut rows = csv::Reader::from_reader(csv.as_bytes());
+    let head = rows.headers().unwrap().clone();
+    let col =
+        |r: &csv::StringRecord, c: &str| r[head.iter().position(|h| h == c).unwrap()].to_string();
+    let pairs: Vec<(String, String)> = rows
+        .records()
+        .map(|r| r.unwrap())
+        .map(|r| (col(&r, "score"), col(&r, "expected")))
+        .collect();
+    assert_eq!(
+        pairs,
+        [("18".into(), "17".into()), ("18".into(), "18".into())]
+    );
+}
