@@ -180,6 +180,16 @@ fn unknown_key_names_the_key_and_allowed_keys() {
         "[search]\nenabled = true",
         &["`enabled` belongs in [search.tt] or [search] quiescence = { ... }"],
     );
+    // A misspelt key inside quiescence gets no hint about lists of tables.
+    let err = bad_text(
+        &GOOD.replacen(
+            "[search]",
+            "[search]\nquiescence = { enabled = true, bogus = 1 }",
+            1,
+        ),
+        &["unknown key `bogus`; allowed: `enabled`"],
+    );
+    assert!(!err.contains("quiescence is one table"), "{err}");
     // Values are values, not serde's variants.
     bad(
         "[search]",
@@ -999,6 +1009,12 @@ fn a_byte_order_mark_is_skipped_and_bytes_not_utf8_name_their_line() {
             "line 3 is not UTF-8 text (byte 0xFF at offset 8)",
         ],
     );
+    // The offset counts the file's bytes, a byte-order mark included.
+    std::fs::write(&positions, b"\xEF\xBB\xBF1,2\n3\n4,\xff5\n").unwrap();
+    bad_text(
+        &text,
+        &["line 3 is not UTF-8 text (byte 0xFF at offset 11)"],
+    );
 }
 
 /// The solver records no killers or history, and `tt` needs its table: such orderings would
@@ -1019,10 +1035,23 @@ fn orderings_the_solver_cannot_follow_are_refused() {
         &text("tt+static", "null-window+win-check"),
         &[
             "exp.toml:7:1",
-            "techniques `null-window+win-check` leave out",
+            "no run has one; add `tt` to the solver's techniques",
         ],
     );
     good_run(&text("tt+static", "all"));
+    // Beside runs that use the terms, solve runs ignore them: a comparison, not a mistake
+    // (a with/without-tt ablation; alpha-beta with killers beside the solver).
+    let mixed = |ordering: &str, extra: &str| {
+        text(ordering, "all").replace(
+            "algorithm = \"solve\"",
+            &format!("algorithm = [\"alphabeta\", \"solve\"]\ndepth = \"full\"{extra}"),
+        )
+    };
+    good_run(&mixed("killer+static", ""));
+    good_run(&text("tt+static", "all").replace(
+        "solver = \"all\"",
+        "solver = [\"all\", \"null-window+win-check\"]",
+    ));
     // A depth in plies with only the solver would be ignored.
     bad_text(
         &format!("{}depth = 3\n", text("static", "all")),

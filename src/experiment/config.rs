@@ -221,7 +221,7 @@ impl ChartKind {
     }
     /// Whether its points show `[report] point` (mean, geomean or median) of a counter (the
     /// ratio-to-minimal chart: of nodes, over the minimal tree); the share charts show the
-    /// share of all runs.
+    /// share of the finished runs.
     pub fn shows_point_stat(self) -> bool {
         self.share_column().is_none()
     }
@@ -750,15 +750,21 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
         )));
     }
     // A byte-order mark, which some Windows editors write first, is no part of the text.
-    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&bytes);
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    let body = &bytes[bom..];
     match std::str::from_utf8(body) {
         Ok(text) => Ok(text.to_string()),
         Err(e) => {
             let at = e.valid_up_to();
             let line = body[..at].iter().filter(|&&b| b == b'\n').count() + 1;
             Err(std::io::Error::other(format!(
-                "line {line} is not UTF-8 text (byte 0x{:02X} at offset {at}); save the file as UTF-8",
-                body[at]
+                "line {line} is not UTF-8 text (byte 0x{:02X} at offset {}); save the file as UTF-8",
+                body[at],
+                bom + at
             )))
         }
     }
@@ -824,7 +830,7 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 };
                 // A list (of tables or booleans) for quiescence: serde reads it as the table's
                 // fields in order. The grid goes inside one table.
-                let msg = if key == Some("quiescence") && !msg.contains("unknown field") {
+                let msg = if key == Some("quiescence") && !msg.contains("unknown key") {
                     format!("{msg}; quiescence is one table whose values may be lists, e.g. {{ enabled = true, checks = [false, true] }}")
                 } else {
                     msg

@@ -822,13 +822,23 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     check_oracle_memory(path, src, file, &runs)?;
     check_search_size(path, src, file, &runs)?;
     check_table_depth(path, src, file, &runs)?;
-    // The solver follows only the orderings it can (no killers, no history, tt with its table).
-    for r in &runs {
-        if let Some(tech) = r.solver {
-            if let Err(e) = crate::search::solver::check_ordering(&r.ordering, tech) {
-                let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
-                return Err(at(path, src, pos..pos, format!("`ordering`: {e}")));
-            }
+    // The solver records no killers and no history. An ordering naming them that only solve
+    // runs use would order nothing there; beside alpha-beta runs that use them it is a
+    // comparison, and the solve runs ignore the terms (as a table-less run ignores `tt`).
+    use crate::search::OrderTerm;
+    for r in runs.iter().filter(|r| r.solver.is_some()) {
+        let aux = r.ordering.has(&OrderTerm::Killer) || r.ordering.has(&OrderTerm::History);
+        let text = r.ordering.to_string();
+        if aux
+            && runs
+                .iter()
+                .filter(|q| q.ordering.to_string() == text)
+                .all(|q| q.solver.is_some())
+        {
+            let e = crate::search::solver::check_ordering(&r.ordering, Techniques::ALL)
+                .expect_err("killer or history");
+            let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
+            return Err(at(path, src, pos..pos, format!("`ordering`: {e}")));
         }
     }
     // The `tt` term orders by the table's stored move: with no table anywhere it would order
@@ -840,11 +850,16 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         && !runs.iter().any(has_table)
     {
         let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
+        let fix = if runs.iter().all(|r| r.solver.is_some()) {
+            "add `tt` to the solver's techniques (solver = [\"all\", ...])"
+        } else {
+            "add a [search.tt] section (enabled = [false, true] compares with and without)"
+        };
         return Err(at(
             path,
             src,
             pos..pos,
-            "`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; add a [search.tt] section (enabled = [false, true] compares with and without), or drop `tt`",
+            format!("`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; {fix}, or drop `tt`"),
         ));
     }
     runs.sort_by(|a, b| a.key.cmp(&b.key));

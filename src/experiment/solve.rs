@@ -113,6 +113,8 @@ fn solve_all<G: Game>(
     });
     // Errors here come from the options (`--ordering`, `--solver`, the table's size), before
     // any position.
+    crate::search::solver::check_ordering(&spec.ordering, opts.techniques)
+        .map_err(|e| Error::input(format!("--ordering/--solver: {e}")))?;
     let mut solver = Solver::new(&start, &spec, opts.techniques, 0)
         .map_err(|e| Error::input(format!("--ordering/--solver/--mib: {e}")))?;
     for (line, pos, expected) in positions {

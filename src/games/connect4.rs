@@ -677,15 +677,18 @@ mod tests {
     }
 
     /// Odd numbers of cells: the first player's win on the last cell of 5×5 (ply 25) is worth
-    /// ⌊(25 + 2 − 25) / 2⌋ = 1, not 0 (a draw's); the second player's loss at ply 17 −5.
+    /// ⌊(25 + 2 − 25) / 2⌋ = 1, not 0 (a draw's), and the second player, who then has lost,
+    /// scores −1.
     #[test]
     fn scores_on_boards_with_an_odd_number_of_cells() {
         let g = Connect4::parse_position(5, 5, "525425145341322131144523").unwrap();
         assert_eq!(g.win_in_one(), Some(WIN - 25));
         assert_eq!(g.benchmark_score(WIN - 25), 1);
         assert_eq!(g.value_of_score(1), WIN - 25);
-        let g = Connect4::parse_position(5, 5, "15535125354244424").unwrap();
-        assert_eq!(g.benchmark_score(-(WIN - 18)), -(27 - 18) / 2);
+        let after = Connect4::parse_position(5, 5, "5254251453413221311445233").unwrap();
+        assert_eq!(after.outcome(), Some(-(WIN - 25)));
+        assert_eq!(after.benchmark_score(after.outcome().unwrap()), -1);
+        assert_eq!(after.possible_scores(), (-1, -1));
         for (w, h) in [(5, 5), (7, 5), (7, 7), (4, 4), (7, 6)] {
             for t in ["", "1"] {
                 let g = Connect4::parse_position(w, h, t).unwrap();

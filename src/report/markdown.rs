@@ -110,7 +110,7 @@ pub fn render(i: &Inputs) -> String {
     let means_apart =
         i.layout.point != PointStat::Mean && i.charts.iter().any(|c| !c.kind.shows_point_stat());
     let aside = if means_apart {
-        " (wrong-value, wrong-move and best-move points: shares of all the group's runs)"
+        " (wrong-value, wrong-move and best-move points: shares of the group's finished runs)"
     } else {
         ""
     };
