@@ -965,7 +965,7 @@ fn solve_refuses_board_sizes_of_other_games_and_impossible_scores() {
         "{err}"
     );
     let c4 = tmp.path().join("c4.txt");
-    // After 4 moves on 7x6 a score lies from -19 to 19 (22 minus the winner's stones).
+    // After 4 moves on 7x6 a score lies from -18 to 18 (no four before the fourth stone).
     std::fs::write(&c4, "4453 2\n4453 99\n").unwrap();
     let err = solve_refuses(&["--game", "connect4"], &c4);
     assert!(

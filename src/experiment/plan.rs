@@ -596,13 +596,11 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
         ));
     }
+    let solve_only = algorithms.iter().all(|&a| a == Algorithm::Solve);
     let depths = match &s.depth {
         // The solver searches to the end: a depth of plies with only the solver would be
         // silently ignored.
-        Some(d)
-            if algorithms.iter().all(|&a| a == Algorithm::Solve)
-                && d.get_ref().0.iter().any(|&x| x != Depth::Full) =>
-        {
+        Some(d) if solve_only && d.get_ref().0.iter().any(|&x| x != Depth::Full) => {
             return Err(at(
                 path,
                 src,
@@ -612,7 +610,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         }
         Some(d) => d.get_ref().0.clone(),
         // The solver always searches to the end of the game.
-        None if algorithms.iter().all(|&a| a == Algorithm::Solve) => vec![Depth::Full],
+        None if solve_only => vec![Depth::Full],
         None => {
             let section = find_line(src, &|t: &str| t.starts_with("[search]")).unwrap_or(0);
             return Err(at(
@@ -825,20 +823,17 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     // The solver records no killers and no history. An ordering naming them that only solve
     // runs use would order nothing there; beside alpha-beta runs that use them it is a
     // comparison, and the solve runs ignore the terms (as a table-less run ignores `tt`).
-    use crate::search::OrderTerm;
+    let searched_orders: std::collections::BTreeSet<String> = runs
+        .iter()
+        .filter(|r| r.solver.is_none())
+        .map(|r| r.ordering.to_string())
+        .collect();
     for r in runs.iter().filter(|r| r.solver.is_some()) {
-        let aux = r.ordering.has(&OrderTerm::Killer) || r.ordering.has(&OrderTerm::History);
-        let text = r.ordering.to_string();
-        if aux
-            && runs
-                .iter()
-                .filter(|q| q.ordering.to_string() == text)
-                .all(|q| q.solver.is_some())
-        {
-            let e = crate::search::solver::check_ordering(&r.ordering, Techniques::ALL)
-                .expect_err("killer or history");
-            let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
-            return Err(at(path, src, pos..pos, format!("`ordering`: {e}")));
+        if let Err(e) = solver::check_recorded_terms(&r.ordering) {
+            if !searched_orders.contains(&r.ordering.to_string()) {
+                let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
+                return Err(at(path, src, pos..pos, format!("`ordering`: {e}")));
+            }
         }
     }
     // The `tt` term orders by the table's stored move: with no table anywhere it would order
@@ -850,7 +845,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         && !runs.iter().any(has_table)
     {
         let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
-        let fix = if runs.iter().all(|r| r.solver.is_some()) {
+        let fix = if solve_only {
             "add `tt` to the solver's techniques (solver = [\"all\", ...])"
         } else {
             "add a [search.tt] section (enabled = [false, true] compares with and without)"

@@ -157,6 +157,14 @@ fn with_stride<T>(h1: u32, f: impl Fn(u32) -> T) -> T {
     }
 }
 
+/// Whether four cells `s` bits apart fit in the 64-bit board: 3s < 64. A tall narrow board
+/// has no four across its columns, and the shifts by 2s or 3s that look for one would wrap
+/// in a release build. On 7×6 the stride is a constant and this folds away.
+#[inline(always)]
+fn four_fits(s: u32) -> bool {
+    3 * s < 64
+}
+
 /// True when `p` holds four in a row in any direction.
 #[inline(always)]
 fn has_four(p: u64, h1: u32) -> bool {
@@ -166,9 +174,7 @@ fn has_four(p: u64, h1: u32) -> bool {
 #[inline(always)]
 fn has_four_in(p: u64, h1: u32) -> bool {
     for s in [1, h1, h1 + 1, h1 - 1] {
-        // Four cells s apart need 3s < 64 (a tall narrow board has no such four across
-        // columns); a shift by 64 or more would wrap in a release build.
-        if 3 * s > 63 {
+        if !four_fits(s) {
             continue;
         }
         let m = p & (p >> s);
@@ -190,8 +196,7 @@ fn completing_cells_in(p: u64, h1: u32) -> u64 {
     // Vertical: three stones below the cell.
     let mut r = (p << 1) & (p << 2) & (p << 3);
     for s in [h1, h1 + 1, h1 - 1] {
-        // As in `has_four_in`: no four spans 3s >= 64 bits.
-        if 3 * s > 63 {
+        if !four_fits(s) {
             continue;
         }
         // The cell is the last of three in a row on one side, or fills a gap of one.
@@ -318,8 +323,7 @@ impl Connect4 {
     /// The evaluation's sum over windows in one direction, for `own` against `opp`.
     #[inline(always)]
     fn windows(own: u64, opp: u64, s: u32, starts: u64) -> i32 {
-        // No window of four spans 3s >= 64 bits (and the shifts below would wrap).
-        if 3 * s > 63 {
+        if !four_fits(s) {
             return 0;
         }
         // Windows starting at a bit of `free` hold no stone of `opp`.

@@ -246,11 +246,10 @@ pub struct Solver<G: Game> {
     tt_first: bool,
 }
 
-/// Checks that the solver can follow `ordering` with techniques `tech`: it records no killer
-/// moves and no history (those terms would order nothing, and the runs would silently be
-/// what the ordering without them gives), and `tt` needs its table. `harness solve` applies
-/// it as is; an experiment only where no other run uses the term (see `plan`).
-pub fn check_ordering(ordering: &Ordering, tech: Techniques) -> Result<(), String> {
+/// Checks that `ordering` names no term the solver never records: killer moves and history
+/// would order nothing, and the runs would silently be what the ordering without them gives.
+/// An experiment applies it only where no other run uses the terms (see `plan`).
+pub fn check_recorded_terms(ordering: &Ordering) -> Result<(), String> {
     for (term, name) in [
         (OrderTerm::Killer, "killer"),
         (OrderTerm::History, "history"),
@@ -261,6 +260,13 @@ pub fn check_ordering(ordering: &Ordering, tech: Techniques) -> Result<(), Strin
             ));
         }
     }
+    Ok(())
+}
+
+/// `check_recorded_terms`, and `tt` needs the solver's table: the check `harness solve` makes
+/// (its one set of techniques is every run's).
+pub fn check_ordering(ordering: &Ordering, tech: Techniques) -> Result<(), String> {
+    check_recorded_terms(ordering)?;
     if ordering.has(&OrderTerm::Tt) && !tech.tt {
         return Err(format!(
             "ordering `{ordering}`: the term `tt` orders by the solver's table, which techniques `{tech}` leave out; add `tt` to the techniques or drop the term"
