@@ -168,6 +168,11 @@ fn plot_refuses(dir: &Path, csv: &str) -> String {
 fn plot_with_foreign_columns_is_an_input_error() {
     let tmp = tempfile::tempdir().unwrap();
     sentinel(tmp.path());
+    let err = plot_refuses(tmp.path(), "");
+    assert!(
+        err.contains("runs.csv: empty; `harness run` writes"),
+        "{err}"
+    );
     let err = plot_refuses(tmp.path(), "a,b,c\n1,2,3\n");
     assert!(
         err.contains("do not match") && err.contains("missing experiment, run_key"),
@@ -1102,4 +1107,95 @@ fn derived_numbers_match_their_definitions_at_the_edges() {
         minimax[5].parse().unwrap(),
     );
     assert!(lo < mean && mean < hi, "{minimax:?}");
+}
+
+/// Sets column `name` of data row `row` (0-based) of `dir/runs.csv` to `value`.
+fn set_cell(dir: &Path, row: usize, name: &str, value: &str) {
+    let path = dir.join("runs.csv");
+    let mut rdr = csv::Reader::from_path(&path).unwrap();
+    let header = rdr.headers().unwrap().clone();
+    let c = header.iter().position(|h| h == name).unwrap();
+    let mut rows: Vec<Vec<String>> = rdr
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect();
+    rows[row][c] = value.to_string();
+    let mut w = csv::Writer::from_path(&path).unwrap();
+    w.write_record(&header).unwrap();
+    for r in rows {
+        w.write_record(r).unwrap();
+    }
+    w.flush().unwrap();
+}
+
+/// One bad cell in any column harness writes is refused at its line, whatever the column:
+/// a word in `ebf` or `value_wrong` would otherwise turn that counter into a parameter,
+/// splitting every group in two and dropping the charts that ask for it.
+#[test]
+fn plot_refuses_a_bad_cell_in_any_column_harness_writes() {
+    let (_tmp, dir) = plot_copy("tt-bounds");
+    let csv = fs::read(dir.join("runs.csv")).unwrap();
+    for (name, bad, kind) in [
+        ("ebf", "NaN", "a finite number from 0 or empty"),
+        ("ebf", "inf", "a finite number from 0 or empty"),
+        ("leaf_ebf", "-1.5", "a finite number from 0 or empty"),
+        ("value_wrong", "yes", "0, 1 or empty"),
+        ("qnodes", "-5", "a count (a whole number from 0) or empty"),
+        ("tt_hits", "abc", "a count (a whole number from 0) or empty"),
+        ("interior", "-7", "a count (a whole number from 0) or empty"),
+        ("depth", "-3", "a count (a whole number from 0)"),
+        ("reference_value", "1.5", "a whole number or empty"),
+    ] {
+        fs::write(dir.join("runs.csv"), &csv).unwrap();
+        set_cell(&dir, 3, name, bad);
+        let out = harness().arg("plot").arg(&dir).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            err.contains(&format!(
+                "runs.csv:5: column `{name}` holds `{bad}`, not {kind}"
+            )),
+            "{name}={bad}: {err}"
+        );
+    }
+}
+
+/// A manifest.json of another experiment than runs.csv's is refused, as an experiment.toml
+/// is: report.md would show the other experiment's file, hash and command line.
+#[test]
+fn plot_refuses_a_manifest_of_another_experiment() {
+    let (_tmp, dir) = plot_copy("nim");
+    fs::remove_file(dir.join("experiment.toml")).unwrap();
+    harness().arg("plot").arg(&dir).assert().success();
+    let other = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/tictactoe/manifest.json");
+    fs::copy(other, dir.join("manifest.json")).unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("runs.csv holds experiment `nim`")
+            && err.contains("manifest.json is of experiment `tictactoe`"),
+        "{err}"
+    );
+}
+
+/// A folder in charts/ named like a chart stops `run` and `plot` before anything is written
+/// or removed (exit 2, naming it); a temporary a killed run left in charts/ is cleared.
+#[test]
+fn a_folder_named_like_a_chart_is_refused_and_stale_temporaries_go() {
+    let (_tmp, dir) = plot_copy("nim");
+    let before = files(&dir);
+    let blocker = dir.join("charts/zzz.png");
+    fs::create_dir(&blocker).unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("zzz.png: is a folder, not a file"), "{err}");
+    let exp = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/nim.toml");
+    let out = run_exp(&exp, &dir).code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("zzz.png: is a folder, not a file"), "{err}");
+    assert_eq!(files(&dir), before, "nothing written or removed");
+    fs::remove_dir(&blocker).unwrap();
+    fs::write(dir.join("charts/gone.tmp"), "half a chart").unwrap();
+    harness().arg("plot").arg(&dir).assert().success();
+    assert!(!dir.join("charts/gone.tmp").exists());
+    assert_eq!(files(&dir), before);
 }

@@ -58,7 +58,25 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     if charts.exists() && !charts.is_dir() {
         return Err(taken(&charts, "is a file, not a folder"));
     }
+    // Inside charts/, a folder named like a chart (or its temporary) would stop the writing
+    // half way, after the earlier report is gone.
+    if let Ok(rd) = std::fs::read_dir(&charts) {
+        let mut taken_names: Vec<PathBuf> = rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| is_chart_name(p) && p.is_dir())
+            .collect();
+        taken_names.sort();
+        if let Some(p) = taken_names.first() {
+            return Err(taken(p, "is a folder, not a file"));
+        }
+    }
     Ok(())
+}
+
+/// A name harness writes in charts/: `STEM.svg`, `STEM.png`, or their temporary `STEM.tmp`.
+fn is_chart_name(p: &Path) -> bool {
+    p.extension()
+        .is_some_and(|x| x == "svg" || x == "png" || x == "tmp")
 }
 
 /// The first of `dir` and its `charts/` (where that exists) that cannot be written, with the
@@ -91,14 +109,15 @@ pub fn check_writable(dir: &Path) -> Result<()> {
     }
 }
 
-/// The chart files (`.svg`, `.png`) in `chart_dir`, sorted; none when it cannot be read.
+/// The chart files (`.svg`, `.png`, and temporaries `.tmp` a killed run left) in
+/// `chart_dir`, sorted; none when it cannot be read.
 fn chart_files(chart_dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(chart_dir) else {
         return Vec::new();
     };
     let mut files: Vec<PathBuf> = rd
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "svg" || x == "png"))
+        .filter(|p| is_chart_name(p) && p.is_file())
         .collect();
     files.sort();
     files
@@ -112,7 +131,8 @@ pub fn remove_report(dir: &Path) -> Result<()> {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(p)(e)),
         _ => Ok(()),
     };
-    for name in ["report.md", "summary.csv"] {
+    // With the temporaries a killed run may have left of them.
+    for name in ["report.md", "summary.csv", "report.tmp", "summary.tmp"] {
         remove(&dir.join(name))?;
     }
     for p in chart_files(&dir.join("charts")) {
@@ -461,6 +481,18 @@ pub fn build(dir: &Path) -> Result<Built> {
                 dir.display(),
                 exp_path.display(),
                 e.name.get_ref()
+            )));
+        }
+    }
+    // The same for manifest.json, whose environment report.md shows.
+    if let (Some(m), Some(c)) = (&mf, t.col("experiment")) {
+        let ran = t.rows[0][c].as_str();
+        if ran != m.experiment {
+            return Err(Error::input(format!(
+                "{}: runs.csv holds experiment `{ran}`, but {} is of experiment `{}`; rerun the experiment or restore its manifest.json",
+                dir.display(),
+                dir.join(manifest::FILE).display(),
+                m.experiment
             )));
         }
     }

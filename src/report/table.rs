@@ -95,6 +95,80 @@ pub fn required_columns() -> Vec<&'static str> {
         .collect()
 }
 
+/// The kind of value a column harness writes holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A whole number from 0, in every row.
+    Count,
+    /// A whole number from 0, or empty (a column that does not apply to the run).
+    CountOrEmpty,
+    /// A whole number, possibly negative, or empty (values and scores).
+    IntegerOrEmpty,
+    /// A finite number from 0, or empty (ratios, rates, branching factors).
+    RealOrEmpty,
+    /// `true`, `false`, or empty.
+    BoolOrEmpty,
+    /// `0`, `1` (a run's contribution to a count of runs), or empty.
+    BitOrEmpty,
+}
+
+impl Kind {
+    fn admits(self, s: &str) -> bool {
+        let empty = s.is_empty();
+        match self {
+            Kind::Count => s.parse::<u64>().is_ok(),
+            Kind::CountOrEmpty => empty || s.parse::<u64>().is_ok(),
+            Kind::IntegerOrEmpty => empty || s.parse::<i64>().is_ok(),
+            Kind::RealOrEmpty => empty || numeric(s).is_some_and(|x| x >= 0.0),
+            Kind::BoolOrEmpty => empty || s == "true" || s == "false",
+            Kind::BitOrEmpty => empty || s == "0" || s == "1",
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::Count => "a count (a whole number from 0)",
+            Kind::CountOrEmpty => "a count (a whole number from 0) or empty",
+            Kind::IntegerOrEmpty => "a whole number or empty",
+            Kind::RealOrEmpty => "a finite number from 0 or empty",
+            Kind::BoolOrEmpty => "true, false or empty",
+            Kind::BitOrEmpty => "0, 1 or empty",
+        }
+    }
+}
+
+/// What a column harness writes holds (`None`: text, or a column harness does not write).
+fn kind_of(name: &str) -> Option<Kind> {
+    Some(match name {
+        "nodes" | "leaves" | "terminal" | "cutoffs" | "max_ply" | "time_ns" | "depth" | "rep"
+        | "seed" => Kind::Count,
+        "qnodes" | "first_move_cutoffs" | "interior" | "moves_generated" | "theory_depth"
+        | "tt_entries" | "tt_bytes" | "tt_key_bits" | "tt_probes" | "tt_hits" | "tt_cutoffs"
+        | "tt_stores" | "tt_overwrites" | "tt_collisions" | "cutoffs_tt" | "cutoffs_killer"
+        | "cutoffs_history" => Kind::CountOrEmpty,
+        "value" | "reference_value" | "score" | "expected" => Kind::IntegerOrEmpty,
+        "ebf"
+        | "nodes_per_second"
+        | "mean_branching"
+        | "searched_branching"
+        | "minimal_leaves"
+        | "minimal_nodes"
+        | "full_leaves"
+        | "full_nodes"
+        | "pearl_r"
+        | "leaf_ebf"
+        | "leaves_over_minimal"
+        | "nodes_over_minimal"
+        | "leaves_over_full"
+        | "nodes_over_full"
+        | "leaf_ebf_over_pearl"
+        | "tt_occupancy" => Kind::RealOrEmpty,
+        "bm_hit" => Kind::BoolOrEmpty,
+        "value_wrong" | "move_wrong" => Kind::BitOrEmpty,
+        _ => return None,
+    })
+}
+
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
 pub fn read_runs(path: &Path) -> Result<Table> {
     let shown = path.display();
@@ -113,6 +187,11 @@ pub fn read_runs(path: &Path) -> Result<Table> {
         .iter()
         .map(str::to_string)
         .collect();
+    if header.iter().all(|h| h.is_empty()) {
+        return Err(Error::input(format!(
+            "{shown}: empty; `harness run` writes a header line and a row per run"
+        )));
+    }
     let missing: Vec<&str> = required_columns()
         .into_iter()
         .filter(|c| !header.iter().any(|h| h == c))
@@ -145,18 +224,17 @@ pub fn read_runs(path: &Path) -> Result<Table> {
     if rows.is_empty() {
         return Err(Error::input(format!("{shown}: no runs (only a header)")));
     }
-    // Counters harness always writes must be counts (whole numbers from 0) in every row, and
-    // the status one that harness writes.
-    for name in [
-        "nodes", "leaves", "terminal", "cutoffs", "max_ply", "time_ns",
-    ] {
-        let c = header.iter().position(|h| h == name).unwrap_or(0);
+    // Every column harness writes holds the kind of value harness writes there, in every row:
+    // one bad cell in a counter would otherwise make it a parameter, splitting the groups.
+    for (c, name) in header.iter().enumerate() {
+        let Some(kind) = kind_of(name) else { continue };
         for (r, row) in rows.iter().enumerate() {
-            if row[c].parse::<u64>().is_err() {
+            if !kind.admits(&row[c]) {
                 return Err(Error::input(format!(
-                    "{shown}:{}: column `{name}` holds `{}`, not a count (a whole number from 0)",
+                    "{shown}:{}: column `{name}` holds `{}`, not {}",
                     r + 2,
-                    row[c]
+                    row[c],
+                    kind.describe()
                 )));
             }
         }
