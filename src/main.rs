@@ -134,6 +134,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .map_err(|e| runner::place_table_error(e, &file, &src))?;
             manifest.finish(records.len());
             manifest.write(&dir)?;
+            partial::remove(&dir)?;
             let built = report::build(&dir).map_err(|e| {
                 anyhow::Error::new(e).context(format!(
                     "{} is written, but the report is not; fix the cause (a [report] key: in {}, the copy `harness plot` reads) and run `harness plot {}`",

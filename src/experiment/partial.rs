@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
@@ -238,7 +238,6 @@ pub fn split(plan: &Plan, done: &HashMap<String, Finished>) -> (Vec<RunRecord>, 
 /// The partial file being written: the header and the kept runs first (written whole to a
 /// temporary file and renamed into place), then a line per run as it finishes.
 pub struct Writer {
-    path: PathBuf,
     file: File,
 }
 
@@ -253,11 +252,8 @@ impl Writer {
         let file = OpenOptions::new()
             .append(true)
             .open(&path)
-            .map_err(|e| Error::Io {
-                path: path.clone(),
-                err: e,
-            })?;
-        Ok(Writer { path, file })
+            .map_err(|e| Error::Io { path, err: e })?;
+        Ok(Writer { file })
     }
 
     /// Appends a finished run, flushed (a failure to write loses only the chance to resume
@@ -268,10 +264,15 @@ impl Writer {
             let _ = self.file.flush();
         }
     }
+}
 
-    /// All runs are in runs.csv: the partial file goes.
-    pub fn remove(self) {
-        let _ = std::fs::remove_file(&self.path);
+/// All runs are in runs.csv and the manifest has its end time: the partial file in `dir`
+/// goes (a file already gone is fine).
+pub fn remove(dir: &Path) -> Result<()> {
+    let path = dir.join(FILE);
+    match std::fs::remove_file(&path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io { path, err: e }),
+        _ => Ok(()),
     }
 }
 

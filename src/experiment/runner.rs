@@ -382,7 +382,8 @@ pub fn lock_output(dir: &Path) -> Result<FolderLock> {
 }
 
 /// Runs every run of the plan that `opts.done` does not already hold and writes
-/// `dir/runs.csv`. Returns the records, sorted.
+/// `dir/runs.csv`, keeping `dir/runs.csv.partial` (see `partial::remove`). Returns the
+/// records, sorted.
 pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
     validate_plan(plan)?;
     check_table_memory(plan, opts.jobs)?;
@@ -434,8 +435,8 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
     }
     records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
     csv::write_runs(&dir.join("runs.csv"), &plan.name, &records)?;
-    if let Ok(f) = partial.into_inner() {
-        f.remove();
-    }
+    // The partial file stays until the caller has marked the run finished (the manifest's
+    // end time) and calls `partial::remove`: a run killed between the two is resumed whole.
+    drop(partial);
     Ok(records)
 }
