@@ -103,7 +103,7 @@ impl Layout {
 
     /// Series keys (values of `cols`) compared column by column, each in listed order, else
     /// numbers as numbers.
-    fn cmp_keys(&self, cols: &[String], a: &[String], b: &[String]) -> std::cmp::Ordering {
+    pub fn cmp_keys(&self, cols: &[String], a: &[String], b: &[String]) -> std::cmp::Ordering {
         cols.iter()
             .zip(a.iter().zip(b))
             .map(|(c, (x, y))| self.cmp_in(c, x, y, cmp_values))
@@ -1611,6 +1611,20 @@ pub fn draw<DB: DrawingBackend>(
                         pts = vec![(x0, y), (x1, y)];
                     }
                 }
+                // A thick dashed polyline bends at every point, and a bend between two flat
+                // segments draws a notch: flat runs keep only their ends.
+                let flat = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+                let all = pts.clone();
+                pts = all
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, p)| {
+                        k == 0
+                            || k + 1 == all.len()
+                            || !(flat(all[k - 1].1, p.1) && flat(p.1, all[k + 1].1))
+                    })
+                    .map(|(_, p)| *p)
+                    .collect();
                 $chart
                     .draw_series(DashedLineSeries::new(
                         pts,

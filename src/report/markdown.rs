@@ -253,7 +253,9 @@ pub fn render(i: &Inputs) -> String {
     let vary: Vec<usize> = (0..s.params.len())
         .filter(|&p| s.groups.iter().any(|g| g.key[p] != s.groups[0].key[p]))
         .collect();
-    let with: Vec<_> = s.groups.iter().filter(|g| g.theory.is_some()).collect();
+    let mut with: Vec<_> = s.groups.iter().filter(|g| g.theory.is_some()).collect();
+    // Rows in the order the experiment file lists the values, as the charts' tables.
+    with.sort_by(|a, b| i.layout.cmp_keys(&s.params, &a.key, &b.key));
     if with.is_empty() {
         let _ = writeln!(
             m,

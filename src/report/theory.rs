@@ -182,9 +182,9 @@ pub fn table(rows: &[Prediction], csv: bool) -> String {
         .iter()
         .map(|p| {
             let (b, d) = (p.branching, p.depth);
-            // A real-valued estimate: digits past f64's are not shown.
+            // A real-valued estimate: at most 15 significant digits, which f64 carries.
             // At least five significant digits below 10^4 (R*^1 = 1.61803, not 1.6).
-            let pearl_leaves = if p.pearl_leaves < 1e15 {
+            let pearl_leaves = if p.pearl_leaves < 1e14 {
                 let decimals = (4 - p.pearl_leaves.log10().floor() as i32).clamp(1, 4) as usize;
                 format!("{:.decimals$}", p.pearl_leaves)
             } else {
@@ -270,21 +270,25 @@ pub fn full_nodes(b: u64, d: u32) -> f64 {
 }
 
 /// Pearl's asymptotic branching factor of alpha-beta on uniform trees with iid continuous
-/// leaf values: R*(b) = xi / (1 - xi), xi the root in (0, 1) of x^b + x - 1 = 0, solved by
-/// bisection to full f64 precision.
+/// leaf values: R*(b) = xi / (1 - xi), xi the root in (0, 1) of x^b + x - 1 = 0.
+///
+/// Solved by bisection for y = 1 - xi, the root of (1 - y)^b = y, to full f64 precision. For
+/// large b, xi lies so close to 1 that 1 - xi computed from xi would keep only a few digits
+/// (b = 10^6: y is 1.4e-5, so xi's last bit is already 1e-11 of y).
 pub fn pearl_branching_factor(b: f64) -> f64 {
-    let f = |x: f64| x.powf(b) + x - 1.0;
+    // (1 - y)^b - y: 1 at y = 0, -1 at y = 1, decreasing between.
+    let f = |y: f64| (b * (-y).ln_1p()).exp() - y;
     let (mut lo, mut hi) = (0.0f64, 1.0f64);
     for _ in 0..200 {
         let mid = 0.5 * (lo + hi);
-        if f(mid) < 0.0 {
+        if f(mid) > 0.0 {
             lo = mid;
         } else {
             hi = mid;
         }
     }
-    let xi = 0.5 * (lo + hi);
-    xi / (1.0 - xi)
+    let y = 0.5 * (lo + hi);
+    (1.0 - y) / y
 }
 
 #[cfg(test)]
@@ -354,6 +358,15 @@ mod tests {
             (35.0, 12.830181),
         ] {
             assert!((pearl_branching_factor(b) - r).abs() < 1e-6, "b={b}");
+        }
+        // Full precision where xi is close to 1 (values from 40-digit arithmetic, mpmath).
+        for &(b, r) in &[
+            (2.0, 1.618_033_988_749_895),
+            (1000.0, 189.911_065_443_816_5),
+            (1e6, 87_846.999_201_976_04),
+        ] {
+            let rel = (pearl_branching_factor(b) - r).abs() / r;
+            assert!(rel < 1e-14, "b={b}: relative error {rel:e}");
         }
         // The exponent log R*/log b is 0.69-0.72 for b <= 40 (not 3/4).
         for b in 2..=40 {
