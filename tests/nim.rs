@@ -144,3 +144,24 @@ fn theory_depth_is_the_games_length_not_the_deepest_ply_searched() {
         "no run pruned every 8-ply line: the case is not exercised"
     );
 }
+
+/// Heap sizes are digits only, 0..=63, 1 to 8 heaps: a sign, a blank heap, a letter or too
+/// many heaps is refused, naming the heap.
+#[test]
+fn nim_positions_are_digits_only() {
+    for ok in ["3,4,5", " 0 , 63 ", "7"] {
+        assert!(Nim::parse_position(false, ok).is_ok(), "{ok}");
+    }
+    for (bad, says) in [
+        ("+3", "heap `+3` is not a whole number from 0 to 63"),
+        ("3,-0", "heap `-0`"),
+        ("3,,4", "heap ``"),
+        ("64", "heap `64`"),
+        ("3,x", "heap `x`"),
+        ("", "must list 1 to 8 heap sizes"),
+        ("1,1,1,1,1,1,1,1,1", "must list 1 to 8 heap sizes"),
+    ] {
+        let err = Nim::parse_position(false, bad).unwrap_err();
+        assert!(err.contains(says), "{bad}: {err}");
+    }
+}

@@ -1161,8 +1161,10 @@ fn check_oracle_memory(path: &Path, src: &str, file: &ExperimentFile, runs: &[Ru
             let need = uniform_entries(spec.branching as u64, d);
             if need > ORACLE_MAX_ENTRIES as f64 {
                 return Err(at(path, src, height_span(file), format!(
-                    "[game] height: ordering `{}` on a uniform tree of branching {} searched {d} plies needs the oracle to hold {need:.0} exact values, more than its memory allows ({ORACLE_MAX_ENTRIES}, about 70 MB); lower height or depth, or leave out oracle-best, oracle-worst and strong for this tree",
-                    run.ordering, spec.branching
+                    "[game] height: ordering `{}` on a uniform tree of branching {} searched {d} plies needs the oracle to hold {} exact values, more than its memory allows ({ORACLE_MAX_ENTRIES}, about 70 MB); lower height or depth, or leave out oracle-best, oracle-worst and strong for this tree",
+                    run.ordering, spec.branching,
+                    // Whole below 10^15 (exact there), else 7 significant digits.
+                    if need < 1e15 { format!("{need:.0}") } else { format!("{need:.6e}") }
                 )));
             }
         }
