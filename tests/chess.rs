@@ -206,6 +206,22 @@ fn quiescence_sees_the_recapture_beyond_the_horizon() {
     );
 }
 
+/// Quiescence's own cutoffs are not counted in `cutoffs` (README: main-search nodes only;
+/// positions below the horizon are `qnodes`). At depth 1 every child of the root is a leaf
+/// and the root's full window never closes, so the main search has no cutoff, whatever
+/// quiescence does below: Kiwipete's 48 captures-rich leaves search thousands of qnodes.
+#[test]
+fn quiescence_cutoffs_are_not_main_search_cutoffs() {
+    let mut g = Chess::parse_position(KIWIPETE).unwrap();
+    let mut spec = SearchSpec::new(Algorithm::AlphaBeta, 1);
+    spec.ordering = Ordering::parse("mvv-lva").unwrap();
+    spec.quiescence.enabled = true;
+    let c = search(&mut g, &spec, 1).unwrap().counters;
+    assert_eq!((c.nodes, c.leaves, c.interior), (49, 48, 1));
+    assert_eq!((c.cutoffs, c.first_move_cutoffs), (0, 0));
+    assert!(c.qnodes > 1000, "{c:?}");
+}
+
 fn bad_fen(fen: &str, needle: &str) {
     Command::cargo_bin("harness")
         .unwrap()

@@ -718,3 +718,84 @@ fn the_reference_check_orders_explicit_moves_as_the_search_did() {
         }
     }
 }
+
+/// Every counter of a search small enough to count by hand: `xo.ox.x.o`, X to move, three
+/// empty squares (2, 5, 7), win-loss scale, searched to the end in natural order.
+///
+/// The tree: X on 2 wins at once (a leaf). X on 5: O on 2, X on 7 fills the board, a draw;
+/// O's window is (−∞, −1) after the root's first child is worth +1, so the draw (0 for O)
+/// reaches β and O cuts off after its first move. X on 7: O on 2, X on 5, a draw: the same
+/// cutoff. So 8 nodes (root, 3 children, 2 grandchildren, 2 leaves below), 3 leaves (all
+/// finished games), 5 interior nodes generating 3 + 2 + 1 + 2 + 1 = 9 moves, 2 cutoffs, both
+/// on the first move, max ply 3. The root never cuts off (its window is full).
+///
+/// A killer or history entry from the first cutoff (O's reply 2 at ply 1) orders the second
+/// cutoff's move: one credited cutoff. Iterative deepening searches depths 1, 2, 3: 4, 6 and
+/// 8 nodes (depth 1: root and 3 leaves, one a finished game; depth 2: the same cutoffs, the
+/// grandchildren leaves at the horizon), so 18 nodes, 9 leaves, 5 of them finished games,
+/// 3 + 7 + 9 = 19 moves, 4 cutoffs; killers and history are kept across iterations, so 3 of
+/// those cutoffs are credited (all but the first, at depth 2). With a table and `tt` first:
+/// probes at every interior node (1 + 3 + 5 = 9), hits at depth 2's root and depth 3's root
+/// and both ply-1 nodes (4), never deep enough to decide a node (0 table cutoffs), and the
+/// stored move 2 causes both of depth 3's cutoffs. Minimax: 12 nodes (X on 2, and the two
+/// 2-reply subtrees of 5 and 7, each of 1 + 2 × 2 nodes), 5 leaves.
+#[test]
+fn counters_of_a_search_counted_by_hand() {
+    let board = || TicTacToe::parse_position(Scale::WinLoss, "xo.ox.x.o").unwrap();
+    let run = |ordering: &str, iterative: bool, table: Option<TtSpec>| {
+        let mut s = spec(3, Variant::FailSoft, ordering, table);
+        s.iterative = iterative;
+        let r = search(&mut board(), &s, 1).unwrap();
+        assert_eq!((r.value, r.best_move), (1, Some(2)), "{ordering}");
+        r
+    };
+    // (nodes, leaves, terminal, interior, moves_generated, cutoffs, first_move_cutoffs)
+    let shape = |c: &harness::search::Counters| {
+        (
+            c.nodes,
+            c.leaves,
+            c.terminal,
+            c.interior,
+            c.moves_generated,
+            c.cutoffs,
+            c.first_move_cutoffs,
+        )
+    };
+    let credits =
+        |c: &harness::search::Counters| (c.cutoffs_tt, c.cutoffs_killer, c.cutoffs_history);
+    let plain = run("natural", false, None);
+    assert_eq!(shape(&plain.counters), (8, 3, 3, 5, 9, 2, 2));
+    assert_eq!(plain.counters.max_ply, 3);
+    assert_eq!(credits(&plain.counters), (0, 0, 0));
+    assert!(plain.iteration_nodes.is_empty());
+    for (ordering, credit) in [("killer", (0, 1, 0)), ("history", (0, 0, 1))] {
+        let r = run(ordering, false, None);
+        assert_eq!(shape(&r.counters), (8, 3, 3, 5, 9, 2, 2), "{ordering}");
+        assert_eq!(credits(&r.counters), credit, "{ordering}");
+    }
+    for (ordering, credit) in [
+        ("natural", (0, 0, 0)),
+        ("killer", (0, 3, 0)),
+        ("history", (0, 0, 3)),
+    ] {
+        let r = run(ordering, true, None);
+        assert_eq!(r.iteration_nodes, vec![4, 6, 8], "{ordering}");
+        assert_eq!(shape(&r.counters), (18, 9, 5, 9, 19, 4, 4), "{ordering}");
+        assert_eq!(credits(&r.counters), credit, "iterative {ordering}");
+    }
+    let r = run("tt", true, Some(tt(1024, Replacement::Always)));
+    assert_eq!(shape(&r.counters), (18, 9, 5, 9, 19, 4, 4));
+    let c = &r.counters;
+    assert_eq!(
+        (c.tt_probes, c.tt_hits, c.tt_cutoffs, c.tt_stores),
+        (9, 4, 0, 9)
+    );
+    assert_eq!(credits(c), (2, 0, 0));
+    let mut s = SearchSpec::new(Algorithm::Minimax, 3);
+    s.ordering = Ordering::natural();
+    let r = search(&mut board(), &s, 1).unwrap();
+    assert_eq!(
+        (r.counters.nodes, r.counters.leaves, r.counters.cutoffs),
+        (12, 5, 0)
+    );
+}

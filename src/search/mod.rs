@@ -717,3 +717,34 @@ pub fn search<G: Game>(
     let mut s = Searcher::new(game, spec, seed)?;
     Ok(s.run(game))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::{Scale, TicTacToe};
+
+    /// Iterative deepening starts a new table search before every iteration but the first
+    /// (the `bucket` scheme replaces earlier iterations' entries first), and a plain search
+    /// never does.
+    #[test]
+    fn the_table_ages_once_per_iteration_after_the_first() {
+        for (iterative, depth, age) in [(true, 5, 4), (true, 1, 0), (false, 5, 0)] {
+            let mut g = TicTacToe::parse_position(Scale::WinLoss, "start").unwrap();
+            let mut spec = SearchSpec::new(Algorithm::AlphaBeta, depth);
+            spec.iterative = iterative;
+            spec.tt = Some(TtSpec {
+                entries: 1024,
+                replacement: Replacement::Bucket,
+                key_bits: 64,
+                bounds: Bounds::Correct,
+            });
+            let mut s = Searcher::new(&g, &spec, 1).unwrap();
+            s.run(&mut g);
+            assert_eq!(
+                s.tt.as_ref().map(Table::age),
+                Some(age),
+                "iterative {iterative}, depth {depth}"
+            );
+        }
+    }
+}

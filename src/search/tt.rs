@@ -285,6 +285,11 @@ impl Table {
         self.age = (self.age + 1) & 63;
     }
 
+    /// The current search's age (0..=63, advanced by `new_search`).
+    pub fn age(&self) -> u8 {
+        self.age
+    }
+
     /// Empties every slot and resets the age: O(entries). Also writes every page of the
     /// table once, so a caller that reuses the table pays the first-touch cost up front.
     pub fn clear(&mut self) {
