@@ -377,7 +377,7 @@ pub fn write_runs(path: &Path, experiment: &str, records: &[RunRecord]) -> Resul
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder: write, flush, sync,
-/// rename.
+/// rename, sync the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     let io = |e: std::io::Error| Error::Io {
@@ -394,5 +394,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         // No temporary left behind; the file at `path`, if any, is untouched.
         let _ = std::fs::remove_file(&tmp);
     }
-    done.map_err(io)
+    done.map_err(io)?;
+    // The rename itself is durable once the folder is synced (a power cut could otherwise
+    // bring back the old file). Where a folder cannot be opened or synced (not Unix), the
+    // rename stands as the OS keeps it.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
 }
