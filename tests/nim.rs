@@ -8,7 +8,9 @@ use std::collections::HashMap;
 
 use harness::games::nim::Nim;
 use harness::games::Game;
-use harness::search::{search, Algorithm, Ordering, SearchSpec, Variant};
+use harness::search::{
+    search, Algorithm, Bounds, Counters, Ordering, Replacement, SearchSpec, TtSpec, Variant,
+};
 
 /// Exact value through the Game trait with a memo: a reference independent of the searches.
 fn solve(g: &mut Nim, memo: &mut HashMap<u64, i32>) -> i32 {
@@ -164,4 +166,64 @@ fn nim_positions_are_digits_only() {
         let err = Nim::parse_position(false, bad).unwrap_err();
         assert!(err.contains(says), "{bad}: {err}");
     }
+}
+
+/// Alpha-beta on a Nim position (normal play, win-loss: the horizon scores 0), fail-soft, as
+/// `ordering` says, optionally iterative and with a 1,024-entry `always` table.
+fn counted(pos: &str, ordering: &str, depth: u32, iterative: bool, table: bool) -> Counters {
+    let mut g = Nim::parse_position(false, pos).unwrap();
+    let mut s = SearchSpec::new(Algorithm::AlphaBeta, depth);
+    s.ordering = Ordering::parse(ordering).unwrap();
+    s.iterative = iterative;
+    s.tt = table.then_some(TtSpec {
+        entries: 1024,
+        replacement: Replacement::Always,
+        key_bits: 64,
+        bounds: Bounds::Correct,
+    });
+    search(&mut g, &s, 1).unwrap().counters
+}
+
+/// Counters of tiny Nim searches, counted by hand; each pins one rule of the killer, history,
+/// first-move and table-move definitions that the tic-tac-toe hand count cannot reach (there
+/// every cutoff is by the first move and no second killer decides one).
+#[test]
+fn nim_searches_counted_by_hand() {
+    // Heap 4, depth 2, natural order (take 1, 2, 3, 4). Root children: (3) searches its
+    // three replies with the full window, the last, taking the heap, worth +1 (4 nodes);
+    // (2) with window (−∞, 1): take 1 scores 0, take 2 wins, +1 ≥ β, a cutoff by the
+    // second move (3 nodes); (1): take 1 wins at once, a first-move cutoff (2 nodes); (0) is
+    // a finished game. 1 + 4 + 3 + 2 + 1 = 11 nodes, 2 cutoffs, 1 by the first move.
+    let c = counted("4", "natural", 2, false, false);
+    assert_eq!((c.nodes, c.cutoffs, c.first_move_cutoffs), (11, 2, 1));
+    // The same at depth 3 with a table. Searching (3) first (7 nodes) stores (2) with its
+    // best move take 2 (its second move) and (1) with take 1. The root's take 2 and take 3
+    // then reach (2) and (1) with more depth left, so the entries decide nothing, but their
+    // moves go first and win at once: 1 + 7 + 2 + 2 + 1 = 13 nodes, 3 cutoffs, all by the
+    // first move, 2 of them by the table's move.
+    let c = counted("4", "natural", 3, false, true);
+    assert_eq!(
+        (c.nodes, c.cutoffs, c.first_move_cutoffs, c.cutoffs_tt),
+        (13, 3, 3, 2)
+    );
+    // Heaps 3,3, depth 2, killers: by the time ply 1 reaches (3,0), the move a1 that cuts it
+    // off sits in the ply's second killer slot (a later cutoff took the first): 5 cutoffs,
+    // 3 credited to a killer, one of them from the second slot.
+    let c = counted("3,3", "killer", 2, false, false);
+    assert_eq!(
+        (c.nodes, c.cutoffs, c.first_move_cutoffs, c.cutoffs_killer),
+        (17, 5, 5, 3)
+    );
+    // Heap 2, iterative to depth 3, history: iteration 2 credits take-1 with 1 (depth² at
+    // depth 1); halving before iteration 3 makes it 0 (integer halving), so iteration 3's
+    // cutoff is not credited to history.
+    let c = counted("2", "history", 3, true, false);
+    assert_eq!((c.nodes, c.cutoffs, c.cutoffs_history), (11, 2, 0));
+    // Heaps 1,2, iterative to depth 3, killer + history: one killer credit; history, halved
+    // to 0 as above, decides none.
+    let c = counted("1,2", "killer+history", 3, true, false);
+    assert_eq!(
+        (c.nodes, c.cutoffs, c.cutoffs_killer, c.cutoffs_history),
+        (24, 4, 1, 0)
+    );
 }

@@ -1199,3 +1199,42 @@ fn a_folder_named_like_a_chart_is_refused_and_stale_temporaries_go() {
     assert!(!dir.join("charts/gone.tmp").exists());
     assert_eq!(files(&dir), before);
 }
+
+/// A tree too large for f64 (Nim's 63,63,62 to its end: d = 188, b ≈ 75, so b^d ≈ 10^352)
+/// leaves its full-tree sizes and the ratios over them empty: runs.csv stays a file that
+/// `harness plot` reads (`inf` there was refused as no number, and the run failed).
+#[test]
+fn tree_sizes_past_f64_are_empty_and_the_run_plots() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"huge\"\n[game]\nkind = \"nim\"\npositions = [\"63,63,62\"]\n[search]\n\
+         algorithm = \"alphabeta\"\ndepth = \"full\"\nordering = \"tt+static\"\n\
+         [search.tt]\nenabled = true\nmib = 8\n",
+    );
+    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let row = rd.records().next().unwrap().unwrap();
+    let get = |name: &str| row[head.iter().position(|h| h == name).unwrap()].to_string();
+    assert_eq!(get("theory_depth"), "188");
+    for name in [
+        "full_leaves",
+        "full_nodes",
+        "leaves_over_full",
+        "nodes_over_full",
+    ] {
+        assert_eq!(get(name), "", "{name}");
+    }
+    // The minimal tree, about b^(d/2) ≈ 10^175, still fits, and so does the ratio over it.
+    let minimal: f64 = get("minimal_leaves").parse().unwrap();
+    assert!((1e150..1e200).contains(&minimal), "{minimal}");
+    assert!(get("leaves_over_minimal").parse::<f64>().unwrap() > 0.0);
+    harness().arg("plot").arg(&out).assert().success();
+    // A budget-stopped search of eight full heaps: d = 504, and even the minimal tree
+    // overflows.
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"huger\"\n[game]\nkind = \"nim\"\npositions = [\"63,63,63,63,63,63,63,63\"]\n\
+         [search]\nalgorithm = \"minimax\"\ndepth = \"full\"\nmax_nodes = 1000\n",
+    );
+    let text = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert!(!text.contains("inf"), "{text}");
+    harness().arg("plot").arg(&out).assert().success();
+}

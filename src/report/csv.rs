@@ -101,9 +101,12 @@ pub const THEORY_COLUMNS: [&str; 16] = [
     "leaf_ebf_over_pearl",
 ];
 
-/// A count: a whole number when it is one, else three decimals.
+/// A count: a whole number when it is one, else three decimals; empty past f64's range
+/// (b^d overflows for d × log10 b > 308: a deep Nim or chess search).
 fn count(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
+    if !x.is_finite() {
+        String::new()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
         format!("{x:.0}")
     } else {
         fixed_or_scientific(x, 3, 0.0)
@@ -153,6 +156,14 @@ pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
             String::new()
         }
     };
+    // A count over a tree size past f64's range: empty, as the size is (not 0).
+    let over = |n: u64, size: f64| {
+        if size.is_finite() {
+            ratio(n as f64 / size)
+        } else {
+            String::new()
+        }
+    };
     out.extend([
         ("mean_branching", format!("{b:.6}")),
         (
@@ -168,10 +179,10 @@ pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
         ("full_nodes", count(fnodes)),
         ("pearl_r", format!("{pearl:.6}")),
         ("leaf_ebf", ratio(leaf_ebf)),
-        ("leaves_over_minimal", ratio(c.leaves as f64 / ml)),
-        ("nodes_over_minimal", ratio(c.nodes as f64 / mn)),
-        ("leaves_over_full", ratio(c.leaves as f64 / fl)),
-        ("nodes_over_full", ratio(c.nodes as f64 / fnodes)),
+        ("leaves_over_minimal", over(c.leaves, ml)),
+        ("nodes_over_minimal", over(c.nodes, mn)),
+        ("leaves_over_full", over(c.leaves, fl)),
+        ("nodes_over_full", over(c.nodes, fnodes)),
         ("leaf_ebf_over_pearl", ratio(leaf_ebf / pearl)),
     ]);
     out

@@ -274,7 +274,7 @@ pub fn full_nodes(b: u64, d: u32) -> f64 {
 ///
 /// Solved by bisection for y = 1 - xi, the root of (1 - y)^b = y, to full f64 precision. For
 /// large b, xi lies so close to 1 that 1 - xi computed from xi would keep only a few digits
-/// (b = 10^6: y is 1.4e-5, so xi's last bit is already 1e-11 of y).
+/// (b = 10^6: y is 1.1e-5, so xi's last bit is already 1e-11 of y).
 pub fn pearl_branching_factor(b: f64) -> f64 {
     // (1 - y)^b - y: 1 at y = 0, -1 at y = 1, decreasing between.
     let f = |y: f64| (b * (-y).ln_1p()).exp() - y;
