@@ -1210,10 +1210,8 @@ fn tree_sizes_past_f64_are_empty_and_the_run_plots() {
          algorithm = \"alphabeta\"\ndepth = \"full\"\nordering = \"tt+static\"\n\
          [search.tt]\nenabled = true\nmib = 8\n",
     );
-    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
-    let head = rd.headers().unwrap().clone();
-    let row = rd.records().next().unwrap().unwrap();
-    let get = |name: &str| row[head.iter().position(|h| h == name).unwrap()].to_string();
+    let row = csv_maps(&out, "runs.csv").remove(0);
+    let get = |name: &str| row[name].clone();
     assert_eq!(get("theory_depth"), "188");
     for name in [
         "full_leaves",

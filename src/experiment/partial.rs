@@ -269,11 +269,7 @@ impl Writer {
 /// All runs are in runs.csv and the manifest has its end time: the partial file in `dir`
 /// goes (a file already gone is fine).
 pub fn remove(dir: &Path) -> Result<()> {
-    let path = dir.join(FILE);
-    match std::fs::remove_file(&path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io { path, err: e }),
-        _ => Ok(()),
-    }
+    crate::report::csv::remove_if_present(&dir.join(FILE))
 }
 
 fn json_line<T: Serialize>(x: &T) -> Result<String> {

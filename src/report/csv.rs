@@ -387,6 +387,17 @@ pub fn write_runs(path: &Path, experiment: &str, records: &[RunRecord]) -> Resul
     write_atomic(path, &buf)
 }
 
+/// Removes the file at `path`; a file already gone is fine.
+pub fn remove_if_present(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Io {
+            path: path.to_path_buf(),
+            err: e,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same folder: write, flush, sync,
 /// rename, sync the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {

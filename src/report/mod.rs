@@ -127,16 +127,12 @@ fn chart_files(chart_dir: &Path) -> Vec<PathBuf> {
 /// a run stopped before its own report is written leaves none that belong to other runs: its
 /// folder then has a report that matches runs.csv, or none. Files that are not there are fine.
 pub fn remove_report(dir: &Path) -> Result<()> {
-    let remove = |p: &Path| match std::fs::remove_file(p) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(p)(e)),
-        _ => Ok(()),
-    };
     // With the temporaries a killed run may have left of them.
     for name in ["report.md", "summary.csv", "report.tmp", "summary.tmp"] {
-        remove(&dir.join(name))?;
+        csv::remove_if_present(&dir.join(name))?;
     }
     for p in chart_files(&dir.join("charts")) {
-        remove(&p)?;
+        csv::remove_if_present(&p)?;
     }
     Ok(())
 }

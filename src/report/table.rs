@@ -308,3 +308,38 @@ pub fn from_parts(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
         roles,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every result, counter, theory and table column harness writes has a kind that `plot`
+    /// checks, but for those that hold text: a column added to runs.csv without one would
+    /// go unchecked.
+    #[test]
+    fn every_numeric_column_harness_writes_has_a_kind() {
+        let text = [
+            "status",
+            "best_move",
+            "pv",
+            "iteration_nodes",
+            "iterative",
+            "tt",
+            "tt_replacement",
+            "tt_bounds",
+        ];
+        for name in runs_csv::COUNTER_COLUMNS
+            .iter()
+            .chain(runs_csv::THEORY_COLUMNS.iter())
+            .chain(runs_csv::TT_PARAMS.iter())
+            .chain(runs_csv::TT_COUNTERS.iter())
+            .chain(["bm_hit", "score", "expected", "depth", "rep", "seed"].iter())
+        {
+            assert_eq!(
+                kind_of(name).is_some(),
+                !text.contains(name),
+                "column `{name}`"
+            );
+        }
+    }
+}
