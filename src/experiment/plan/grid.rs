@@ -1,0 +1,527 @@
+//! The search keys of `[search]` (algorithm, variant, depth, ordering, tie-break, budgets,
+//! iterative deepening, the table and quiescence), validated, and their expansion with the
+//! setups' positions and the repetitions into runs.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use super::keys::{fnv1a, mix, run_key, seed_key};
+use super::sources::SetupPositions;
+use super::{GameSetup, Run, MAX_REPETITIONS, MAX_RUNS};
+use crate::error::{Error, Result};
+use crate::experiment::config::{
+    at, find_line, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
+};
+use crate::experiment::oneormany::OneOrMany;
+use crate::search::solver::{self, Techniques};
+use crate::search::{
+    tt, Algorithm, Bounds, Ordering, Quiescence, Replacement, TieBreak, TtSpec, Variant,
+};
+
+/// The values of every search key, validated: the grid's axes.
+pub struct SearchGrid {
+    algorithms: Vec<Algorithm>,
+    variants: Vec<Variant>,
+    depths: Vec<Depth>,
+    quiescences: Vec<Quiescence>,
+    orderings: Vec<Ordering>,
+    ties: Vec<TieBreak>,
+    reps: u32,
+    max_nodes: Option<u64>,
+    max_seconds: Option<f64>,
+    iteratives: Vec<bool>,
+    tt_grid: Vec<Option<TtSpec>>,
+    reference: bool,
+    solvers: Vec<Techniques>,
+    /// Every algorithm is `solve`.
+    pub solve_only: bool,
+}
+
+impl SearchGrid {
+    /// Reads and checks `[search]` (`kinds`: the games the experiment lists).
+    pub fn new(
+        path: &Path,
+        src: &str,
+        file: &ExperimentFile,
+        kinds: &[GameKind],
+    ) -> Result<SearchGrid> {
+        let g = &file.game;
+        let s = &file.search;
+        let algorithms: Vec<Algorithm> = s.algorithm.values().iter().map(|n| n.0).collect();
+        let variants: Vec<Variant> = s
+            .variant
+            .as_ref()
+            .map(|v| v.values().iter().map(|n| n.0).collect())
+            .unwrap_or_else(|| vec![Variant::FailSoft]);
+        if kinds.contains(&GameKind::Chess) && algorithms.contains(&Algorithm::Solve) {
+            return Err(at(
+                path,
+                src,
+                g.kind.span(),
+                "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
+            ));
+        }
+        let solve_only = algorithms.iter().all(|&a| a == Algorithm::Solve);
+        let depths = match &s.depth {
+            // The solver searches to the end: a depth of plies with only the solver would be
+            // silently ignored.
+            Some(d) if solve_only && d.get_ref().0.iter().any(|&x| x != Depth::Full) => {
+                return Err(at(
+                    path,
+                    src,
+                    d.span(),
+                    "`depth`: algorithm \"solve\" always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out",
+                ));
+            }
+            Some(d) => d.get_ref().0.clone(),
+            // The solver always searches to the end of the game.
+            None if solve_only => vec![Depth::Full],
+            None => {
+                let section = find_line(src, &|t: &str| t.starts_with("[search]")).unwrap_or(0);
+                return Err(at(
+                    path,
+                    src,
+                    section..section,
+                    "[search] depth is missing: give plies (depth = 4), a list (depth = [2, 4]), a range (depth = { from = 1, to = 6 }) or \"full\"; only algorithm \"solve\" goes without",
+                ));
+            }
+        };
+        if let (true, Some(d)) = (
+            kinds.contains(&GameKind::Chess) && depths.contains(&Depth::Full),
+            &s.depth,
+        ) {
+            return Err(at(
+                path,
+                src,
+                d.span(),
+                "depth \"full\" is not available for chess (no useful bound on the game's length); give plies, e.g. depth = { from = 1, to = 5 }",
+            ));
+        }
+        let quiescences = quiescence_grid(s);
+        let orderings: Vec<Ordering> = s
+            .ordering
+            .as_ref()
+            .map(|o| o.values().iter().map(|x| x.0.clone()).collect())
+            .unwrap_or_else(|| vec![Ordering::natural()]);
+        let ties: Vec<TieBreak> = s
+            .tie_break
+            .as_ref()
+            .map(|v| v.values().iter().map(|n| n.0).collect())
+            .unwrap_or_else(|| vec![TieBreak::First]);
+        let reps = match &s.repetitions {
+            Some(r) if !(1..=MAX_REPETITIONS).contains(r.get_ref()) => {
+                return Err(at(
+                    path,
+                    src,
+                    r.span(),
+                    format!(
+                        "repetitions = {}; it must be from 1 to {MAX_REPETITIONS}",
+                        r.get_ref()
+                    ),
+                ))
+            }
+            Some(r) => *r.get_ref(),
+            None => 1,
+        };
+        let max_nodes = match &s.max_nodes {
+            Some(m) if *m.get_ref() == 0 => {
+                return Err(at(path, src, m.span(), "max_nodes = 0: allowed: a whole number from 1 (the most positions one search may enter)"))
+            }
+            m => m.as_ref().map(|m| *m.get_ref()),
+        };
+        let max_seconds = match &s.max_seconds {
+            Some(m) if !(*m.get_ref() > 0.0 && m.get_ref().is_finite()) => {
+                return Err(at(
+                    path,
+                    src,
+                    m.span(),
+                    "max_seconds must be a positive number of seconds",
+                ))
+            }
+            m => m.as_ref().map(|m| *m.get_ref()),
+        };
+
+        let iteratives: Vec<bool> = s
+            .iterative
+            .as_ref()
+            .map(|v| v.values().to_vec())
+            .unwrap_or_else(|| vec![false]);
+        let tt_grid = tt_specs(path, src, s.tt.as_ref())?;
+        let reference = s.tt.as_ref().and_then(|t| t.reference).unwrap_or(false);
+        let solvers: Vec<Techniques> = s
+            .solver
+            .as_ref()
+            .map(|v| v.get_ref().values().iter().map(|t| t.0).collect())
+            .unwrap_or_else(|| vec![Techniques::ALL]);
+        if let Some(sv) = &s.solver {
+            if !algorithms.contains(&Algorithm::Solve) {
+                return Err(at(
+                    path,
+                    src,
+                    sv.span(),
+                    "[search] solver sets the techniques of algorithm \"solve\", which this experiment does not run",
+                ));
+            }
+        }
+        Ok(SearchGrid {
+            algorithms,
+            variants,
+            depths,
+            quiescences,
+            orderings,
+            ties,
+            reps,
+            max_nodes,
+            max_seconds,
+            iteratives,
+            tt_grid,
+            reference,
+            solvers,
+            solve_only,
+        })
+    }
+
+    /// What the runs of each algorithm (and each of the solver's technique sets) take from the
+    /// grid, in the order of `algorithm`'s list.
+    fn axes(&self) -> Vec<Axes> {
+        let mut out = Vec::new();
+        for &algorithm in &self.algorithms {
+            let solve = algorithm == Algorithm::Solve;
+            let solvers: Vec<Option<Techniques>> = if solve {
+                self.solvers.iter().map(|&t| Some(t)).collect()
+            } else {
+                vec![None]
+            };
+            for solver in solvers {
+                // What the solver does not use is dropped, not multiplied: it always searches
+                // to the end of the game, and has no root tie-break, iterative deepening or
+                // quiescence.
+                let (depths, ties, iteratives, quiescences) = if solve {
+                    (
+                        vec![Depth::Full],
+                        vec![TieBreak::First],
+                        vec![false],
+                        vec![Quiescence::off()],
+                    )
+                } else {
+                    (
+                        self.depths.clone(),
+                        self.ties.clone(),
+                        self.iteratives.clone(),
+                        self.quiescences.clone(),
+                    )
+                };
+                out.push(Axes {
+                    algorithm,
+                    solver,
+                    // The variant only means something for alpha-beta: other algorithms run once.
+                    variants: if algorithm.prunes() {
+                        self.variants.iter().map(|&v| Some(v)).collect()
+                    } else {
+                        vec![None]
+                    },
+                    depths,
+                    ties,
+                    iteratives,
+                    tables: self.tables(algorithm, solver),
+                    quiescences,
+                });
+            }
+        }
+        out
+    }
+
+    /// The tables runs of `algorithm` search with. The solver's is the experiment's
+    /// (`[search.tt]`), else its own default, and none without the `tt` technique; the table
+    /// serves alpha-beta (and the solver's `tt`) only: other algorithms run once, without it.
+    fn tables(&self, algorithm: Algorithm, solver: Option<Techniques>) -> Vec<Option<TtSpec>> {
+        match solver {
+            Some(t) if t.tt => {
+                let mut v: Vec<Option<TtSpec>> = Vec::new();
+                for tt in &self.tt_grid {
+                    let spec = tt.unwrap_or_else(solver::default_table);
+                    if !v.contains(&Some(spec)) {
+                        v.push(Some(spec));
+                    }
+                }
+                v
+            }
+            _ if algorithm.prunes() => self.tt_grid.clone(),
+            _ => vec![None],
+        }
+    }
+
+    /// Every run: each setup's positions × the grid × the repetitions (of runs that use
+    /// randomness), each run once (by key), in the order of the lists; the experiment's `seed`
+    /// and each run's key give the run's seed.
+    pub fn expand(
+        &self,
+        path: &Path,
+        seed: u64,
+        setups: &[GameSetup],
+        positions: &SetupPositions,
+    ) -> Result<Vec<Run>> {
+        // Position numbers are zero-padded to one width, so that key order is numeric order.
+        let width = positions
+            .iter()
+            .map(|r| r.len())
+            .max()
+            .unwrap_or(0)
+            .to_string()
+            .len()
+            .max(2);
+        let axes = self.axes();
+        let mut runs = Runs {
+            path,
+            seed,
+            width,
+            reps: self.reps,
+            runs: Vec::new(),
+            seen: BTreeSet::new(),
+        };
+        for (setup, row) in setups.iter().zip(positions) {
+            for (position_id, (position, expected)) in row.iter().enumerate() {
+                for a in &axes {
+                    for &variant in &a.variants {
+                        for &depth in &a.depths {
+                            for ordering in &self.orderings {
+                                for &tie_break in &a.ties {
+                                    for &iterative in &a.iteratives {
+                                        for &tt in &a.tables {
+                                            let mut run = Run {
+                                                key: String::new(),
+                                                seed: 0,
+                                                game: setup.clone(),
+                                                position_id,
+                                                position: position.clone(),
+                                                algorithm: a.algorithm,
+                                                variant,
+                                                depth,
+                                                ordering: ordering.clone(),
+                                                tie_break,
+                                                rep: 0,
+                                                max_nodes: self.max_nodes,
+                                                max_seconds: self.max_seconds,
+                                                quiescence: Quiescence::off(),
+                                                tt,
+                                                iterative,
+                                                reference: self.reference,
+                                                solver: a.solver,
+                                                expected: *expected,
+                                            };
+                                            for &q in &a.quiescences {
+                                                run.quiescence = q;
+                                                runs.add(&mut run)?;
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Ok(runs.runs)
+    }
+}
+
+/// What the runs of one algorithm (with one set of the solver's techniques) vary over.
+struct Axes {
+    algorithm: Algorithm,
+    solver: Option<Techniques>,
+    variants: Vec<Option<Variant>>,
+    depths: Vec<Depth>,
+    ties: Vec<TieBreak>,
+    iteratives: Vec<bool>,
+    tables: Vec<Option<TtSpec>>,
+    quiescences: Vec<Quiescence>,
+}
+
+/// The runs expanded so far, each key once.
+struct Runs<'a> {
+    path: &'a Path,
+    seed: u64,
+    width: usize,
+    reps: u32,
+    runs: Vec<Run>,
+    seen: BTreeSet<String>,
+}
+
+impl Runs<'_> {
+    /// Adds `run`, repeated `reps` times if it uses randomness, with its key and seed; a run
+    /// whose key is already there is not added again.
+    fn add(&mut self, run: &mut Run) -> Result<()> {
+        let n = if run.uses_randomness() { self.reps } else { 1 };
+        for rep in 0..n {
+            run.rep = rep;
+            run.key = run_key(run, self.width);
+            run.seed = mix(self.seed, fnv1a(&seed_key(run, self.width)));
+            if self.seen.insert(run.key.clone()) {
+                if self.runs.len() == MAX_RUNS {
+                    return Err(Error::input(format!(
+                        "{}: the experiment's grid holds more than {MAX_RUNS} runs (positions × every list-valued key × repetitions); split it into several experiments",
+                        self.path.display()
+                    )));
+                }
+                self.runs.push(run.clone());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every quiescence setting the `[search] quiescence` table lists (the grid of its lists);
+/// `off` alone when it is absent. Settings with `enabled = false` collapse into one `off`.
+fn quiescence_grid(s: &SearchSection) -> Vec<Quiescence> {
+    let Some(q) = &s.quiescence else {
+        return vec![Quiescence::off()];
+    };
+    let q = q.get_ref();
+    let list = |v: &Option<OneOrMany<bool>>, default: bool| -> Vec<bool> {
+        v.as_ref()
+            .map(|v| v.values().to_vec())
+            .unwrap_or_else(|| vec![default])
+    };
+    let checks = list(&q.checks, false);
+    let promotions = list(&q.promotions, true);
+    let deltas: Vec<Option<i32>> = q
+        .delta
+        .as_ref()
+        .map(|d| d.values().iter().map(|x| x.0).collect())
+        .unwrap_or_else(|| vec![None]);
+    let mut out: Vec<Quiescence> = Vec::new();
+    for &enabled in q.enabled.values() {
+        for &c in &checks {
+            for &p in &promotions {
+                for &delta in &deltas {
+                    let one = if enabled {
+                        Quiescence {
+                            enabled,
+                            checks: c,
+                            promotions: p,
+                            delta,
+                        }
+                    } else {
+                        Quiescence::off()
+                    };
+                    if !out.contains(&one) {
+                        out.push(one);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The table settings of `[search.tt]`, expanded into the grid: `None` is the table off.
+/// Validates every value, with the file, line:column and key in the message.
+fn tt_specs(path: &Path, src: &str, t: Option<&TtSection>) -> Result<Vec<Option<TtSpec>>> {
+    let t = match t {
+        Some(t) => t,
+        None => return Ok(vec![None]),
+    };
+    let enabled: Vec<bool> = t
+        .enabled
+        .as_ref()
+        .map(|v| v.values().to_vec())
+        .unwrap_or_else(|| vec![true]);
+    let replacements: Vec<Replacement> = t
+        .replacement
+        .as_ref()
+        .map(|v| v.get_ref().values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![Replacement::Depth]);
+    let bounds: Vec<Bounds> = t
+        .bounds
+        .as_ref()
+        .map(|v| v.values().iter().map(|n| n.0).collect())
+        .unwrap_or_else(|| vec![Bounds::Correct]);
+    let key_bits: Vec<u32> = match &t.key_bits {
+        Some(k) => {
+            for &b in k.get_ref().values() {
+                if !(8..=64).contains(&b) {
+                    return Err(at(
+                        path,
+                        src,
+                        k.span(),
+                        format!("[search.tt] key_bits = {b}: allowed are 8 to 64"),
+                    ));
+                }
+            }
+            k.get_ref().values().to_vec()
+        }
+        None => vec![64],
+    };
+    // Sizes in entries: (entries, replacement) pairs checked against each scheme.
+    let mut sizes: Vec<u64> = Vec::new();
+    match (&t.entries, &t.mib) {
+        (Some(_), Some(m)) => {
+            return Err(at(
+                path,
+                src,
+                m.span(),
+                "[search.tt]: give the size as `entries` or as `mib`, not both",
+            ))
+        }
+        (Some(e), None) => {
+            for &n in e.get_ref().values() {
+                for &r in &replacements {
+                    tt::check_entries(n, r).map_err(|msg| {
+                        at(
+                            path,
+                            src,
+                            e.span(),
+                            format!("[search.tt] entries = {n}: {msg}"),
+                        )
+                    })?;
+                }
+                sizes.push(n);
+            }
+        }
+        (None, Some(m)) => {
+            for &mib in m.get_ref().values() {
+                let mut n = 0;
+                for &r in &replacements {
+                    n = tt::entries_from_mib(mib, r).map_err(|msg| {
+                        let hint = if mib.is_power_of_two() {
+                            ""
+                        } else {
+                            " (or give `entries`)"
+                        };
+                        at(
+                            path,
+                            src,
+                            m.span(),
+                            format!("[search.tt] mib = {mib}: {msg}{hint}"),
+                        )
+                    })?;
+                }
+                sizes.push(n);
+            }
+        }
+        (None, None) => sizes.push(tt::DEFAULT_ENTRIES),
+    }
+    let mut out = Vec::new();
+    for &on in &enabled {
+        if !on {
+            out.push(None);
+            continue;
+        }
+        for &entries in &sizes {
+            for &replacement in &replacements {
+                for &kb in &key_bits {
+                    for &b in &bounds {
+                        out.push(Some(TtSpec {
+                            entries,
+                            replacement,
+                            key_bits: kb,
+                            bounds: b,
+                        }));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,106 @@
+//! Run keys and seeds: a run's parameters as canonical text (zero-padded, so that text order
+//! is numeric order), hashed with FNV-1a and mixed with the experiment seed.
+
+use super::Run;
+use crate::experiment::config::Depth;
+
+/// FNV-1a, 64 bits: a stable hash of the run key (std's hashers are not stable across
+/// versions, so they must not decide seeds).
+pub fn fnv1a(text: &str) -> u64 {
+    let mut h = Fnv::default();
+    h.bytes(text.as_bytes());
+    h.0
+}
+
+/// FNV-1a 64 as a running hash: fed bytes, or text as it is written to it (`write!`).
+pub struct Fnv(pub u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    pub fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= x as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+impl std::fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.bytes(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// SplitMix64 finalizer: mixes the experiment seed with the key's hash.
+pub fn mix(seed: u64, key_hash: u64) -> u64 {
+    let mut z = seed ^ key_hash.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The canonical text of a run's parameters: the sort order of runs.csv and the seed's input.
+pub fn run_key(r: &Run, pos_width: usize) -> String {
+    let mut parts = position_parts(r, pos_width);
+    parts.push(format!("alg={}", r.algorithm.name()));
+    if let Some(t) = r.solver {
+        parts.push(format!("solver={t}"));
+    }
+    if let Some(v) = r.variant {
+        parts.push(format!("variant={}", v.name()));
+    }
+    parts.push(match r.depth {
+        Depth::Plies(d) => format!("depth={d:04}"),
+        Depth::Full => "depth=full".to_string(),
+    });
+    parts.push(format!("ordering={}", r.ordering));
+    // Parts for the table and iterative deepening appear only when used, so the keys (and
+    // seeds) of runs without them are unchanged.
+    if let Some(t) = &r.tt {
+        parts.push(format!("tt=2^{:02}", t.log2_entries()));
+        parts.push(format!("repl={}", t.replacement.name()));
+        parts.push(format!("kbits={:02}", t.key_bits));
+        parts.push(format!("bounds={}", t.bounds.name()));
+    }
+    if r.iterative {
+        parts.push("iter=on".to_string());
+    }
+    parts.push(format!("tie={}", r.tie_break.name()));
+    // Only when on, so that the keys (and seeds) of runs without quiescence do not change.
+    if r.quiescence.enabled {
+        parts.push(format!("q={}", r.quiescence.label()));
+    }
+    parts.push(format!("rep={:03}", r.rep));
+    parts.join(";")
+}
+
+/// The run key's first parts, which name the searched position: the game, its options and
+/// the position's number.
+fn position_parts(r: &Run, pos_width: usize) -> Vec<String> {
+    let mut parts = vec![format!("game={}", r.game.kind().name())];
+    for (k, v) in r.game.options() {
+        parts.push(format!("{k}={v}"));
+    }
+    parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
+    parts
+}
+
+/// The part of the run key that seeds the run's randomness: the game, its options, the
+/// position, the ordering, the tie-break and the repetition. Runs that differ only in the
+/// search technique (algorithm, variant, depth, table, iterative deepening, quiescence) get the
+/// same seed, so they draw the same random numbers (common random numbers): fail-hard and
+/// fail-soft alpha-beta without a table, say, shuffle alike and enter the same nodes, and a
+/// difference between techniques is theirs, not the shuffles'.
+pub fn seed_key(r: &Run, pos_width: usize) -> String {
+    let mut parts = position_parts(r, pos_width);
+    parts.push(format!("ordering={}", r.ordering));
+    parts.push(format!("tie={}", r.tie_break.name()));
+    parts.push(format!("rep={:03}", r.rep));
+    parts.join(";")
+}

@@ -1,0 +1,124 @@
+//! The plan: the cartesian grid of every list-valued key × positions × repetitions.
+//!
+//! Each run gets a stable key (its parameters as canonical text, zero-padded so that text
+//! order is numeric order) and a seed derived from the experiment seed and that key.
+//!
+//! [`build`] works in stages, one file each: the game setups (`setup`, with `uniform` for the
+//! trees), their positions (`sources`), the search keys and their expansion into runs
+//! (`grid`, keyed and seeded by `keys`), then the refusals that need the whole grid
+//! (`checks`).
+
+use std::path::Path;
+
+use super::config::{at, ExperimentFile};
+use crate::error::{Error, Result};
+use crate::search::solver::Techniques;
+use crate::search::{Algorithm, Ordering, Quiescence, TieBreak, TtSpec, Variant};
+
+mod checks;
+mod grid;
+mod keys;
+mod setup;
+mod sources;
+mod uniform;
+
+pub use checks::MAX_UNBUDGETED_NODES;
+pub use keys::{fnv1a, mix, run_key, seed_key, Fnv};
+pub use setup::{GameSetup, OPTION_COLUMNS};
+pub use uniform::uniform_positions;
+
+use super::config::Depth;
+
+/// One search to run.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub key: String,
+    pub seed: u64,
+    pub game: GameSetup,
+    pub position_id: usize,
+    /// The position in the game's canonical notation.
+    pub position: String,
+    pub algorithm: Algorithm,
+    pub variant: Option<Variant>,
+    pub depth: Depth,
+    pub ordering: Ordering,
+    pub tie_break: TieBreak,
+    pub rep: u32,
+    pub max_nodes: Option<u64>,
+    pub max_seconds: Option<f64>,
+    pub quiescence: Quiescence,
+    /// The transposition table (alpha-beta only); `None`: off.
+    pub tt: Option<TtSpec>,
+    /// Iterative deepening.
+    pub iterative: bool,
+    /// Also search without a table to count wrong root values and moves.
+    pub reference: bool,
+    /// The solver's techniques (`algorithm = "solve"` only).
+    pub solver: Option<Techniques>,
+    /// The score the position's source gives (a positions file), in the game's external
+    /// convention.
+    pub expected: Option<i32>,
+}
+
+impl Run {
+    pub fn uses_randomness(&self) -> bool {
+        self.ordering.uses_randomness() || self.tie_break == TieBreak::Random
+    }
+}
+
+/// The experiment, validated and expanded.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub name: String,
+    pub description: String,
+    pub seed: u64,
+    pub runs: Vec<Run>,
+}
+
+/// Validates the file and expands its grid.
+pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
+    let name = file.name.get_ref().trim().to_string();
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
+        || name.starts_with('.')
+    {
+        return Err(at(
+            path,
+            src,
+            file.name.span(),
+            format!("name `{name}`: allowed are letters, digits, `-`, `_` and `.` (it names the results folder)"),
+        ));
+    }
+    let (kinds, setups) = setup::game_setups(path, src, &file.game)?;
+    let positions = sources::positions(path, src, file, &kinds, &setups)?;
+    let grid = grid::SearchGrid::new(path, src, file, &kinds)?;
+    let mut runs = grid.expand(path, file.seed, &setups, &positions)?;
+    checks::check_oracle_memory(path, src, file, &runs)?;
+    checks::check_search_size(path, src, file, &runs)?;
+    checks::check_table_depth(path, src, file, &runs)?;
+    checks::check_orderings(path, src, &runs, grid.solve_only)?;
+    runs.sort_by(|a, b| a.key.cmp(&b.key));
+    if runs.is_empty() {
+        return Err(Error::input(format!(
+            "{}: the experiment has no runs",
+            path.display()
+        )));
+    }
+    Ok(Plan {
+        name,
+        description: file.description.clone(),
+        seed: file.seed,
+        runs,
+    })
+}
+
+/// The most runs one experiment may hold.
+pub const MAX_RUNS: usize = 1_000_000;
+/// The most repetitions of a run that uses randomness.
+pub const MAX_REPETITIONS: u32 = 100_000;
+/// The most random openings one experiment may ask for.
+pub const MAX_OPENINGS: u32 = 100_000;
+/// The longest random opening, in plies (the longest search depth too).
+pub const MAX_OPENING_PLIES: u32 = 10_000;

@@ -1,0 +1,218 @@
+//! The positions of every setup: the explicit list, then the positions files' lines, then the
+//! random openings, each validated against every setup; with no source at all, the initial
+//! position. Uniform trees take theirs from `trees` instead.
+
+use std::path::Path;
+
+use super::keys::{fnv1a, mix};
+use super::uniform::uniform_positions;
+use super::{GameSetup, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_RUNS};
+use crate::error::{Error, Result};
+use crate::experiment::config::{at, find_line, read_text, ExperimentFile, GameKind};
+use crate::experiment::positions::position_lines;
+
+/// The positions of each setup, in the setups' order: canonical text and the expected score
+/// the source gives, if any.
+pub type SetupPositions = Vec<Vec<(String, Option<i32>)>>;
+
+/// The positions of every setup in `setups` (of the listed `kinds`).
+pub fn positions(
+    path: &Path,
+    src: &str,
+    file: &ExperimentFile,
+    kinds: &[GameKind],
+    setups: &[GameSetup],
+) -> Result<SetupPositions> {
+    let g = &file.game;
+    // Uniform trees are chosen by `trees`, not `positions`.
+    let trees = match &g.trees {
+        Some(t) if !(1..=1_000_000).contains(t.get_ref()) => {
+            return Err(at(
+                path,
+                src,
+                t.span(),
+                format!(
+                    "[game] trees = {}: the number of uniform trees must be from 1 to 1000000",
+                    t.get_ref()
+                ),
+            ))
+        }
+        Some(t) => *t.get_ref() as usize,
+        None => 1,
+    };
+    if kinds.iter().all(|k| *k == GameKind::Uniform) {
+        let sources = [
+            ("positions", g.positions.as_ref().map(|p| p.span())),
+            (
+                "positions_file",
+                g.positions_file.as_ref().map(|p| p.span()),
+            ),
+            (
+                "random_openings",
+                g.random_openings.as_ref().map(|p| p.span()),
+            ),
+        ];
+        if let Some((key, Some(span))) = sources.into_iter().find(|(_, s)| s.is_some()) {
+            return Err(at(
+                path,
+                src,
+                span,
+                format!("[game] {key} does not apply to uniform trees: choose how many trees with `trees = N` (each tree's seed comes from the experiment seed and the tree's number)"),
+            ));
+        }
+    }
+
+    // Positions: the explicit list, then the file's lines, then the random openings, each
+    // validated against every setup. With no source at all, the initial position.
+    let mut position_texts: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    if let Some(p) = &g.positions {
+        if p.get_ref().is_empty() {
+            return Err(at(path, src, p.span(), "[game] positions is empty; list at least one position (\"start\" is the initial position)"));
+        }
+        position_texts.extend(p.get_ref().iter().map(|s| (s.get_ref().clone(), s.span())));
+    }
+    let has_source =
+        g.positions.is_some() || g.positions_file.is_some() || g.random_openings.is_some();
+    if !has_source {
+        if kinds.contains(&GameKind::Nim) {
+            return Err(at(
+                path,
+                src,
+                g.kind.span(),
+                "[game] positions is missing: Nim needs heap sizes, e.g. positions = [\"3,4,5\"]",
+            ));
+        }
+        position_texts.push(("start".to_string(), g.kind.span()));
+    }
+    let mut file_texts = Vec::new();
+    if let Some(f) = &g.positions_file {
+        for rel in f.get_ref().values() {
+            let full = path.parent().unwrap_or(Path::new("")).join(rel);
+            let text = read_text(&full).map_err(|e| {
+                at(
+                    path,
+                    src,
+                    f.span(),
+                    format!(
+                        "[game] positions_file: cannot read {} ({e}){}",
+                        full.display(),
+                        if e.kind() == std::io::ErrorKind::NotFound {
+                            "; the path is relative to the experiment file"
+                        } else {
+                            ""
+                        }
+                    ),
+                )
+            })?;
+            if position_lines(&text).next().is_none() {
+                return Err(at(
+                    path,
+                    src,
+                    f.span(),
+                    format!(
+                        "[game] positions_file: {} holds no position (blank lines and # lines are skipped); allowed: a file with one position per line",
+                        full.display()
+                    ),
+                ));
+            }
+            file_texts.push((full, text));
+        }
+    }
+    // [setup][position]: canonical text and expected score.
+    let mut positions: Vec<Vec<(String, Option<i32>)>> = Vec::new();
+    // Every position of every setup is at least one run: a grid past `MAX_RUNS` is refused
+    // here, before its positions fill the memory (1,000,000 trees for each of 65,000 tree
+    // shapes would be 6.5e10 of them).
+    let too_many = |span: std::ops::Range<usize>, what: &str| {
+        at(
+            path,
+            src,
+            span,
+            format!(
+                "[game] {what} × {} game setups (one per combination of the list-valued [game] keys) make more than {MAX_RUNS} runs, the most one experiment holds; split it into several experiments",
+                setups.len()
+            ),
+        )
+    };
+    let mut total = 0usize;
+    for setup in setups {
+        if let GameSetup::Uniform { spec } = setup {
+            if total + trees > MAX_RUNS {
+                let span = g.trees.as_ref().map_or(g.kind.span(), |t| t.span());
+                return Err(too_many(span, &format!("trees = {trees}")));
+            }
+            total += trees;
+            positions.push(
+                uniform_positions(spec, file.seed, trees)
+                    .into_iter()
+                    .map(|p| (p, None))
+                    .collect(),
+            );
+            continue;
+        }
+        let mut row = Vec::new();
+        for (text, span) in &position_texts {
+            let canon = setup.canonical_position(text).map_err(|e| {
+                at(
+                    path,
+                    src,
+                    span.clone(),
+                    format!("[game] positions: {} position: {e}", setup.kind().name()),
+                )
+            })?;
+            row.push((canon, None));
+        }
+        for (full, text) in &file_texts {
+            for (line_no, line) in position_lines(text) {
+                let parsed = setup.parse_line(line).map_err(|e| {
+                    Error::input(format!(
+                        "{}:{line_no}: {} position: {e}",
+                        full.display(),
+                        setup.kind().name()
+                    ))
+                })?;
+                row.push(parsed);
+            }
+        }
+        if let Some(r) = &g.random_openings {
+            let ro = r.get_ref();
+            if !(1..=MAX_OPENINGS).contains(&ro.count) {
+                return Err(at(
+                    path,
+                    src,
+                    r.span(),
+                    format!(
+                        "[game] random_openings: count = {}; it must be from 1 to {MAX_OPENINGS}",
+                        ro.count
+                    ),
+                ));
+            }
+            if ro.plies > MAX_OPENING_PLIES {
+                return Err(at(
+                    path,
+                    src,
+                    r.span(),
+                    format!(
+                        "[game] random_openings: plies = {}; it must be from 0 to {MAX_OPENING_PLIES}",
+                        ro.plies
+                    ),
+                ));
+            }
+            let mut key = format!("random_openings;game={}", setup.kind().name());
+            for (k, v) in setup.options() {
+                key.push_str(&format!(";{k}={v}"));
+            }
+            let openings = setup
+                .random_openings(ro.count, ro.plies, mix(file.seed, fnv1a(&key)))
+                .map_err(|e| at(path, src, r.span(), format!("[game] {e}")))?;
+            row.extend(openings.into_iter().map(|o| (o, None)));
+        }
+        total += row.len();
+        if total > MAX_RUNS {
+            let span = find_line(src, &|t: &str| t.starts_with("[game]")).unwrap_or(0);
+            return Err(too_many(span..span, &format!("{} positions", row.len())));
+        }
+        positions.push(row);
+    }
+    Ok(positions)
+}
