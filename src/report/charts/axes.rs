@@ -1,0 +1,204 @@
+//! Axes: the canvas's height, category labels written vertically, log-scale ticks and tick
+//! text.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::legend::{legend_entries, legend_layout};
+use super::plan::Chart;
+use super::style::{LEGEND_ROW, PLOT_HEIGHT, TICK_PX, WIDTH};
+use super::FAMILY;
+
+/// Category labels that would run into each other side by side are written vertically: then
+/// the widest label's length in pixels, else `None`.
+pub(super) fn vertical_labels<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Chart,
+) -> Option<u32> {
+    let cats = c.categories.as_ref()?;
+    let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
+    let widest = cats
+        .iter()
+        .map(|l| {
+            root.estimate_text_size(l, &tick_style)
+                .map(|(w, _)| w)
+                .unwrap_or(0)
+        })
+        .max()
+        .unwrap_or(0);
+    let n = cats.len() as u32;
+    (n > 0 && (widest + 24) * n > WIDTH - 200).then_some(widest)
+}
+
+/// Pixels of the x label area below the axis (tick labels and the axis title).
+pub(super) const X_LABEL_AREA: u32 = 85;
+
+/// The x label area for `vertical` (`vertical_labels`): the usual one, or room for the widest
+/// label written vertically plus the axis title.
+pub(super) fn x_label_area(vertical: Option<u32>) -> u32 {
+    vertical.map_or(X_LABEL_AREA, |w| w + 75)
+}
+
+/// The height of the plot (title, axes, plot area), legend excluded: `PLOT_HEIGHT`, grown by
+/// whatever vertical category labels need beyond the usual label area, so that long labels
+/// never squeeze the plot area itself.
+pub(super) fn plot_height(vertical: Option<u32>) -> u32 {
+    PLOT_HEIGHT + x_label_area(vertical).saturating_sub(X_LABEL_AREA)
+}
+
+/// The canvas height of a chart: the plot plus its legend.
+pub(super) fn canvas_height(c: &Chart) -> u32 {
+    // Width estimates do not depend on the backend; use a throwaway SVG canvas.
+    let mut sink = String::new();
+    let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
+    let rows = legend_layout(&root, &legend_entries(c)).rows();
+    plot_height(vertical_labels(&root, c)) + (rows + 1) * LEGEND_ROW + 20
+}
+
+/// Labelled and grid-only ticks of a log axis over [lo, hi]: powers of 10 when they give at
+/// least four labels, else 1-2-5 steps, else every integer multiple of a power of 10.
+pub(super) fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
+    if !(lo > 0.0 && hi > lo && hi.is_finite()) {
+        return (vec![], vec![]);
+    }
+    let (a, b) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    let pick = |ms: &[f64]| -> Vec<f64> {
+        (a..=b)
+            .flat_map(|k| ms.iter().map(move |m| m * 10f64.powi(k)))
+            .filter(|v| *v >= lo && *v <= hi)
+            .collect()
+    };
+    let all: Vec<f64> = (1..10).map(f64::from).collect();
+    let mut bold = pick(&[1.0]);
+    if bold.len() < 4 {
+        bold = pick(&[1.0, 2.0, 5.0]);
+    }
+    if bold.len() < 4 {
+        bold = pick(&all);
+    }
+    (bold, pick(&all))
+}
+
+/// Ticks of a log x axis: the data's own x values when there are few (table sizes 16, 256,
+/// 4096 rather than 10, 100, 1000), else [`log_ticks`].
+pub(super) fn log_x_ticks(lo: f64, hi: f64, xs: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let (bold, light) = log_ticks(lo, hi);
+    if xs.len() <= 12 && xs.iter().all(|x| *x > 0.0) {
+        (xs.to_vec(), light)
+    } else {
+        (bold, light)
+    }
+}
+
+/// Compact tick text: 1500 -> 1.5k, 2e6 -> 2M.
+pub(super) fn si(v: f64) -> String {
+    let a = v.abs();
+    let (d, suf) = if a >= 1e12 {
+        (1e12, "T")
+    } else if a >= 1e9 {
+        (1e9, "G")
+    } else if a >= 1e6 {
+        (1e6, "M")
+    } else if a >= 1e4 {
+        (1e3, "k")
+    } else {
+        (1.0, "")
+    };
+    let x = v / d;
+    let t = if (x - x.round()).abs() < 1e-9 {
+        format!("{}", x.round() as i64)
+    } else {
+        let s = format!("{x:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    format!("{t}{suf}")
+}
+
+/// Where the axes run: the series' distinct x values, the smallest step between them, and the
+/// x and y ranges drawn, with room for series set side by side, whiskers and budget marks.
+pub(super) struct Frame {
+    pub(super) xs: Vec<f64>,
+    pub(super) step: f64,
+    pub(super) x0: f64,
+    pub(super) x1: f64,
+    pub(super) y0: f64,
+    pub(super) y1: f64,
+}
+
+impl Frame {
+    pub(super) fn of(c: &Chart) -> Frame {
+        let all = c.series.iter().chain(&c.theory).flat_map(|s| &s.points);
+        let (mut xmin, mut xmax, mut ymin, mut ymax) = (
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        );
+        for p in all {
+            xmin = xmin.min(p.x);
+            xmax = xmax.max(p.x);
+            let ys = if c.whiskers {
+                [p.lo, p.hi, p.y]
+            } else {
+                [p.y; 3]
+            };
+            for y in ys {
+                if !c.log_y || y > 0.0 {
+                    ymin = ymin.min(y);
+                    ymax = ymax.max(y);
+                }
+            }
+        }
+        if !ymin.is_finite() {
+            ymin = 1.0;
+            ymax = 10.0;
+        }
+        let mut xs: Vec<f64> = c
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.x))
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        let step = xs
+            .windows(2)
+            .map(|w| w[1] - w[0])
+            .fold(f64::INFINITY, f64::min);
+        let step = if step.is_finite() && step > 0.0 {
+            step
+        } else {
+            1.0
+        };
+        let (x0, x1) = if c.log_x {
+            (xmin / 1.6, xmax * 1.6)
+        } else if xmin > 0.0 && xmin >= 0.2 * step {
+            // A positive column gets no negative ticks, where that leaves room for the series
+            // set side by side around its first x (at most 0.18 steps to the left).
+            ((xmin - 0.6 * step).max(0.0), xmax + 0.6 * step)
+        } else {
+            (xmin - 0.6 * step, xmax + 0.6 * step)
+        };
+        // Room above for the up arrow of a budget mark.
+        let budget = c.series.iter().flat_map(|s| &s.points).any(|p| p.budget);
+        let (y0, y1) = if c.log_y {
+            (ymin / 2.0, ymax * if budget { 5.0 } else { 2.0 })
+        } else if c.kind.share_column().is_some() {
+            // Percent of runs: from 0, and room above a chart of zeros.
+            (0.0, (ymax * 1.12).clamp(5.0, 105.0))
+        } else {
+            let pad = ((ymax - ymin) * 0.08).max(0.05 * ymax.abs()).max(1e-9);
+            (
+                (ymin - pad).max(0.0),
+                ymax + if budget { 2.5 * pad } else { pad },
+            )
+        };
+        Frame {
+            xs,
+            step,
+            x0,
+            x1,
+            y0,
+            y1,
+        }
+    }
+}

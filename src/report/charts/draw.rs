@@ -1,0 +1,351 @@
+//! Drawing one chart: title, axes, series (points, lines, whiskers, budget marks), theory
+//! lines and legend.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use super::axes::{log_ticks, log_x_ticks, plot_height, si, vertical_labels, x_label_area, Frame};
+use super::legend::draw_legend;
+use super::plan::{Chart, Point, Series};
+use super::style::{color, dashed_style, draw_marker, AXIS_PX, TICK_PX, TITLE_PX, WIDTH};
+use super::FAMILY;
+use crate::experiment::config::ChartKind;
+
+/// The budget mark at data point `$at`: a floor bar with an arrow rising from it (the mean is
+/// a lower bound). No series marker (circle, triangle, square, diamond, filled or hollow) has
+/// this shape, so a budget point is never read as a series' own point.
+macro_rules! budget_element {
+    ($at:expr, $col:expr) => {{
+        let st = $col.stroke_width(3);
+        EmptyElement::at($at)
+            + PathElement::new(vec![(-12, 0), (12, 0)], $col.stroke_width(4))
+            + PathElement::new(vec![(0, 0), (0, -34)], st)
+            + PathElement::new(vec![(-8, -25), (0, -35), (8, -25)], st)
+    }};
+}
+
+/// Draws `c` on `root` (WIDTH x canvas_height).
+pub fn draw<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    c: &Chart,
+) -> std::result::Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(e)?;
+    let vertical = vertical_labels(root, c);
+    let (plot, legend) = root.split_vertically(plot_height(vertical));
+    let Frame {
+        xs,
+        step,
+        x0,
+        x1,
+        y0,
+        y1,
+    } = Frame::of(c);
+    let k = c.series.len().max(1) as f64;
+    let integer_x = c.categories.is_none() && xs.iter().all(|x| x.fract() == 0.0) && !c.log_x;
+    let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
+    let rotate = vertical.is_some();
+    let cats = c.categories.clone();
+    // A log x axis with few values (table sizes) is labelled at those values, exactly.
+    let log_x_exact = c.log_x && xs.len() <= 12;
+    let x_fmt = move |v: &f64| -> String {
+        if rotate {
+            // Drawn below, vertically, after the mesh.
+            return String::new();
+        }
+        if let Some(cats) = &cats {
+            let i = v.round();
+            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
+                return cats[i as usize].clone();
+            }
+            return String::new();
+        }
+        if integer_x {
+            if (v - v.round()).abs() < 1e-6 {
+                format!("{}", v.round() as i64)
+            } else {
+                String::new()
+            }
+        } else if log_x_exact && (v - v.round()).abs() < 1e-6 {
+            format!("{}", v.round() as i64)
+        } else {
+            si(*v)
+        }
+    };
+    let y_fmt = |v: &f64| si(*v);
+    let n_xlabels = if c.categories.is_some() || (integer_x && x1 - x0 <= 24.0) {
+        // Unit steps, so that every x with data gets its label (up to about 25 labels).
+        (x1 - x0).ceil() as usize + 1
+    } else {
+        8
+    };
+
+    let plot = draw_title(root, &plot, c)?;
+    let mut builder = ChartBuilder::on(&plot);
+    builder
+        .margin_top(20)
+        .margin_left(16)
+        .margin_right(40)
+        .margin_bottom(8)
+        .x_label_area_size(x_label_area(vertical))
+        .y_label_area_size(140);
+
+    macro_rules! body {
+        ($chart:ident) => {{
+            $chart
+                .configure_mesh()
+                .x_desc(c.x_title.as_str())
+                .y_desc(c.y_title.as_str())
+                .axis_desc_style((FAMILY, AXIS_PX))
+                .label_style((FAMILY, TICK_PX))
+                .x_labels(n_xlabels.min(20))
+                .y_labels(10)
+                .x_label_formatter(&x_fmt)
+                .y_label_formatter(&y_fmt)
+                .light_line_style(RGBColor(235, 235, 235))
+                .bold_line_style(RGBColor(210, 210, 210))
+                .draw()
+                .map_err(e)?;
+            if rotate {
+                // Vertical category labels, read bottom to top, their ends at the axis.
+                let style = tick_style
+                    .clone()
+                    .transform(FontTransform::Rotate270)
+                    .pos(Pos::new(HPos::Right, VPos::Center));
+                for (i, l) in c.categories.iter().flatten().enumerate() {
+                    let (px, py) = $chart.backend_coord(&(i as f64, y0));
+                    root.draw(&Text::new(l.clone(), (px, py + 12), style.clone()))
+                        .map_err(e)?;
+                }
+            }
+            // Series side by side around each x, so that their bars do not hide each other:
+            // an offset on a linear axis, a factor (in decades) on a log one.
+            let dodge = |i: usize| -> f64 {
+                if k < 2.0 {
+                    0.0
+                } else if c.log_x {
+                    (i as f64 - (k - 1.0) / 2.0) * (0.16 / k)
+                } else {
+                    (i as f64 - (k - 1.0) / 2.0) * (0.36 * step / k)
+                }
+            };
+            let shift = |x: f64, d: f64| -> f64 {
+                if c.log_x {
+                    x * 10f64.powf(d)
+                } else {
+                    x + d
+                }
+            };
+            for (i, s) in c.series.iter().enumerate() {
+                let col = color(s.style);
+                let d = dodge(i);
+                // The line joins measured points only: not across categories, and not to a
+                // point whose group hit a budget (a lower bound).
+                let pts: Vec<(f64, f64)> = s
+                    .points
+                    .iter()
+                    .filter(|p| !p.budget)
+                    .map(|p| (shift(p.x, d), p.y))
+                    .collect();
+                if c.categories.is_none() {
+                    for run in joined(&s.points, |x| shift(x, d)) {
+                        $chart
+                            .draw_series(LineSeries::new(run, col.stroke_width(3)))
+                            .map_err(e)?;
+                    }
+                }
+                $chart
+                    .draw_series(
+                        s.points
+                            .iter()
+                            .filter(|p| p.budget)
+                            .map(|p| budget_element!((shift(p.x, d), p.y), col)),
+                    )
+                    .map_err(e)?;
+                let cap = 0.05 * step;
+                for p in &s.points {
+                    if c.whiskers && p.hi > p.lo {
+                        let x = shift(p.x, d);
+                        let st = col.stroke_width(2);
+                        // A minimum of 0 has no place on a log axis: the bar runs down to
+                        // the axis and ends in an arrowhead pointing off it, not in a cap
+                        // that would read as a small positive minimum.
+                        let zero_min = c.log_y && p.lo <= 0.0;
+                        let lo = if zero_min { y0 } else { p.lo };
+                        $chart
+                            .draw_series(std::iter::once(PathElement::new(
+                                vec![(x, lo), (x, p.hi)],
+                                st,
+                            )))
+                            .map_err(e)?;
+                        if zero_min {
+                            $chart
+                                .draw_series(std::iter::once(
+                                    EmptyElement::at((x, y0))
+                                        + PathElement::new(
+                                            vec![(-7, -11), (0, 0), (7, -11)],
+                                            col.stroke_width(3),
+                                        ),
+                                ))
+                                .map_err(e)?;
+                        }
+                        if !c.log_x {
+                            let caps = [(!zero_min).then_some(lo), Some(p.hi)];
+                            for yv in caps.into_iter().flatten() {
+                                $chart
+                                    .draw_series(std::iter::once(PathElement::new(
+                                        vec![(x - cap, yv), (x + cap, yv)],
+                                        st,
+                                    )))
+                                    .map_err(e)?;
+                            }
+                        }
+                    }
+                }
+                draw_marker(&mut $chart, &pts, s.style, col)?;
+            }
+            for (i, s) in c.theory.iter().enumerate() {
+                let (col, (dash, gap)) = dashed_style(i);
+                let pts = theory_line(c, s, x0, x1);
+                $chart
+                    .draw_series(DashedLineSeries::new(
+                        pts,
+                        dash,
+                        gap,
+                        ShapeStyle {
+                            color: col.to_rgba(),
+                            filled: false,
+                            stroke_width: 3,
+                        },
+                    ))
+                    .map_err(e)?;
+            }
+        }};
+    }
+
+    match (c.log_x, c.log_y) {
+        (false, true) => {
+            let (yb, yl) = log_ticks(y0, y1);
+            let mut chart = builder
+                .build_cartesian_2d(
+                    x0..x1,
+                    (y0..y1)
+                        .log_scale()
+                        .with_key_points(yb)
+                        .with_light_points(yl),
+                )
+                .map_err(e)?;
+            body!(chart);
+        }
+        (false, false) => {
+            let mut chart = builder.build_cartesian_2d(x0..x1, y0..y1).map_err(e)?;
+            body!(chart);
+        }
+        (true, true) => {
+            let (xb, xl) = log_x_ticks(x0, x1, &xs);
+            let (yb, yl) = log_ticks(y0, y1);
+            let mut chart = builder
+                .build_cartesian_2d(
+                    (x0..x1)
+                        .log_scale()
+                        .with_key_points(xb)
+                        .with_light_points(xl),
+                    (y0..y1)
+                        .log_scale()
+                        .with_key_points(yb)
+                        .with_light_points(yl),
+                )
+                .map_err(e)?;
+            body!(chart);
+        }
+        (true, false) => {
+            let (xb, xl) = log_x_ticks(x0, x1, &xs);
+            let mut chart = builder
+                .build_cartesian_2d(
+                    (x0..x1)
+                        .log_scale()
+                        .with_key_points(xb)
+                        .with_light_points(xl),
+                    y0..y1,
+                )
+                .map_err(e)?;
+            body!(chart);
+        }
+    }
+
+    draw_legend(root, &legend, c)?;
+    root.present().map_err(e)?;
+    Ok(())
+}
+
+/// Draws `c`'s title (with its facet) at the top of `area`, in its own band so that the top
+/// tick label never runs into it, and returns the rest of `area`.
+fn draw_title<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    area: &DrawingArea<DB, Shift>,
+    c: &Chart,
+) -> std::result::Result<DrawingArea<DB, Shift>, String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let title = if c.facet.is_empty() {
+        c.title.clone()
+    } else {
+        format!("{} ({})", c.title, c.facet)
+    };
+    // A long title (long facet values) shrinks rather than runs off the canvas.
+    let mut title_px = TITLE_PX;
+    while title_px > 20 {
+        let style = TextStyle::from((FAMILY, title_px).into_font());
+        match root.estimate_text_size(&title, &style) {
+            Ok((w, _)) if w + 40 > WIDTH => title_px -= 2,
+            _ => break,
+        }
+    }
+    // The title in its own band, so the top tick label never runs into it.
+    let (band, plot) = area.split_vertically(title_px + 28);
+    band.draw(&Text::new(
+        title.clone(),
+        ((WIDTH / 2) as i32, (title_px / 2 + 14) as i32),
+        TextStyle::from((FAMILY, title_px).into_font()).pos(Pos::new(HPos::Center, VPos::Center)),
+    ))
+    .map_err(e)?;
+    Ok(plot)
+}
+
+/// The points of theory line `s`, drawn dashed: a line of one value (a single point, or the
+/// ratio-1 line) runs across the x range [x0, x1], and flat stretches keep only their ends (a
+/// thick dashed polyline bends at every point, and a bend between two flat segments draws a
+/// notch).
+fn theory_line(c: &Chart, s: &Series, x0: f64, x1: f64) -> Vec<(f64, f64)> {
+    let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
+    if pts.len() == 1 || c.kind == ChartKind::RatioToMinimal {
+        // A single point (or the ratio-1 line): draw it across the x range.
+        let y = pts[0].1;
+        if pts.iter().all(|p| p.1 == y) {
+            pts = vec![(x0, y), (x1, y)];
+        }
+    }
+    // A thick dashed polyline bends at every point, and a bend between two flat
+    // segments draws a notch: flat runs keep only their ends.
+    let flat = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+    let all = pts.clone();
+    pts = all
+        .iter()
+        .enumerate()
+        .filter(|&(k, p)| {
+            k == 0 || k + 1 == all.len() || !(flat(all[k - 1].1, p.1) && flat(p.1, all[k + 1].1))
+        })
+        .map(|(_, p)| *p)
+        .collect();
+    pts
+}
+
+/// The stretches of consecutive measured points, budget points breaking them, each of two
+/// points or more: drawn as one line each, x mapped by `x`.
+fn joined(points: &[Point], x: impl Fn(f64) -> f64) -> Vec<Vec<(f64, f64)>> {
+    points
+        .split(|p| p.budget)
+        .filter(|run| run.len() > 1)
+        .map(|run| run.iter().map(|p| (x(p.x), p.y)).collect())
+        .collect()
+}

@@ -1,0 +1,918 @@
+//! What is drawn: summary.csv's groups turned into charts (axes, series, theory lines), in
+//! the order and with the looks the experiment's `[report]` asks for.
+
+use std::collections::BTreeMap;
+
+use super::super::summary::{cmp_values, fmt_num, Group, Summary, BRANCHING_COLUMN};
+use super::super::table::numeric;
+use crate::experiment::config::{ChartKind, PointStat, TheoryKind, Whiskers, XScale};
+
+/// The label of the dashed line of runs without a table on a table-size axis.
+pub const NO_TABLE: &str = "no table";
+
+/// Columns that hold a transposition-table size, for `nodes-vs-table` (first one present).
+pub const TABLE_SIZE_COLUMNS: [&str; 4] = ["tt_entries", "tt_size", "tt_bits", "table_entries"];
+
+/// The resolved `[report]` settings.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    pub charts: Vec<ChartKind>,
+    /// Whether `charts` was given (then charts the data cannot support are reported missing).
+    pub charts_given: bool,
+    pub x: String,
+    pub series: Vec<String>,
+    pub facet: Vec<String>,
+    /// Columns the charts average over (blanked before grouping; see `report::build`).
+    pub pool: Vec<String>,
+    pub x_scale: Option<XScale>,
+    /// Every run searched to the end of the game (`depth = "full"`): the depth column is the
+    /// plies left from each position.
+    pub full_depth: bool,
+    pub title: Option<String>,
+    pub titles: BTreeMap<ChartKind, String>,
+    pub theory: Vec<TheoryKind>,
+    /// The statistic a point shows (`[report] point`).
+    pub point: PointStat,
+    pub whiskers: Whiskers,
+    /// Legend names of series labels (`[report] labels`).
+    pub labels: BTreeMap<String, String>,
+    /// Values of grid columns in the order the experiment file lists them
+    /// (`ExperimentFile::listed_values`): categories, series and facets follow it.
+    pub order: BTreeMap<String, Vec<String>>,
+}
+
+impl Layout {
+    /// Compares two values of `col`: in the order the experiment lists them, values it does
+    /// not list after those it does and among themselves by `other`.
+    fn cmp_in(
+        &self,
+        col: &str,
+        a: &str,
+        b: &str,
+        other: fn(&str, &str) -> std::cmp::Ordering,
+    ) -> std::cmp::Ordering {
+        let rank = |v: &str| {
+            self.order
+                .get(col)
+                .and_then(|l| l.iter().position(|x| x == v))
+        };
+        match (rank(a), rank(b)) {
+            (Some(i), Some(j)) => i.cmp(&j),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => other(a, b),
+        }
+    }
+
+    /// Series keys (values of `cols`) compared column by column, each in listed order, else
+    /// numbers as numbers.
+    pub fn cmp_keys(&self, cols: &[String], a: &[String], b: &[String]) -> std::cmp::Ordering {
+        cols.iter()
+            .zip(a.iter().zip(b))
+            .map(|(c, (x, y))| self.cmp_in(c, x, y, cmp_values))
+            .find(|o| o.is_ne())
+            .unwrap_or(std::cmp::Ordering::Equal)
+    }
+}
+
+/// One plotted point: the mean and its min-max range.
+#[derive(Clone, Debug)]
+pub struct Point {
+    pub x: f64,
+    pub x_label: String,
+    pub y: f64,
+    pub lo: f64,
+    pub hi: f64,
+    /// Some run of the point's group stopped at a budget: the mean is a lower bound. Drawn
+    /// apart from the line (a floor bar with an up arrow), never joined to it.
+    pub budget: bool,
+    /// A share chart's point: the runs its share counts (those with a value in the share's
+    /// column: for bm-hit, the finished searches) and the runs of its group.
+    pub counted: Option<(usize, usize)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub label: String,
+    /// The series columns' values (for ordering the legend).
+    pub key: Vec<String>,
+    pub points: Vec<Point>,
+    /// Colour and marker index: the same series has the same look in every chart and facet
+    /// of the experiment (see `assign_styles`).
+    pub style: usize,
+}
+
+/// One chart, ready to draw (and to tabulate in report.md).
+#[derive(Clone, Debug)]
+pub struct Chart {
+    pub kind: ChartKind,
+    /// File name without extension, unique in charts/.
+    pub stem: String,
+    pub title: String,
+    pub facet: String,
+    pub x_title: String,
+    pub y_title: String,
+    pub series: Vec<Series>,
+    /// Dashed lines (theory).
+    pub theory: Vec<Series>,
+    pub log_x: bool,
+    pub log_y: bool,
+    /// Min-max whiskers drawn (`[report] whiskers`); the table in report.md has min and max
+    /// either way.
+    pub whiskers: bool,
+    /// Category labels when x is not numeric (x = index).
+    pub categories: Option<Vec<String>>,
+    /// The column names on the x axis and in the series labels, for report.md.
+    pub x_column: String,
+    pub series_columns: Vec<String>,
+    /// A share chart's groups whose every run a budget stopped, as `series at x = value`:
+    /// they have no point.
+    pub all_stopped: Vec<String>,
+}
+
+fn varying(s: &Summary, col: &str) -> bool {
+    let Some(i) = s.params.iter().position(|c| c == col) else {
+        return false;
+    };
+    s.groups.iter().any(|g| g.key[i] != s.groups[0].key[i])
+}
+
+fn label_of(s: &Summary, g: &Group, cols: &[String], with_names: bool) -> String {
+    cols.iter()
+        .filter_map(|c| {
+            let v = g.param(s, c).unwrap_or("");
+            if with_names {
+                let v = if v.is_empty() { "none" } else { v };
+                Some(format!("{c}={v}"))
+            } else if v.is_empty() {
+                // Not set for this group (the variant of minimax): nothing to tell apart.
+                None
+            } else if matches!(v, "true" | "false" | "on" | "off")
+                || numeric(v).is_some()
+                || v.contains(',')
+            {
+                // A bare number, true/false or on/off says nothing without its column; a
+                // value with a comma (`on,promotions`) would blur into the `, ` between columns.
+                Some(format!("{c}={v}"))
+            } else {
+                Some(v.to_string())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn key_of(s: &Summary, g: &Group, cols: &[String]) -> Vec<String> {
+    cols.iter()
+        .map(|c| g.param(s, c).unwrap_or("").to_string())
+        .collect()
+}
+
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for ch in text.chars() {
+        if ch.is_ascii_alphanumeric() {
+            out.push(ch.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
+}
+
+/// Orders category labels with their numbers compared as numbers (`strong:0:0` before
+/// `strong:0.1:0.1` before `strong:1:1`).
+pub(super) fn cmp_natural(a: &str, b: &str) -> std::cmp::Ordering {
+    fn parts(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut num = None;
+        for (i, ch) in s.char_indices() {
+            let d = ch.is_ascii_digit() || (ch == '.' && num == Some(true));
+            if num != Some(d) {
+                if i > start {
+                    out.push((num == Some(true), &s[start..i]));
+                }
+                start = i;
+                num = Some(d);
+            }
+        }
+        if start < s.len() {
+            out.push((num == Some(true), &s[start..]));
+        }
+        out
+    }
+    if numeric(a).is_some() && numeric(b).is_some() {
+        return cmp_values(a, b);
+    }
+    let (pa, pb) = (parts(a), parts(b));
+    for (x, y) in pa.iter().zip(&pb) {
+        let o = match (x, y) {
+            ((true, u), (true, v)) => cmp_values(u, v),
+            ((_, u), (_, v)) => u.cmp(v),
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    pa.len().cmp(&pb.len()).then_with(|| a.cmp(b))
+}
+
+/// Units of the x axis title for the columns harness writes. `full_depth`: the depth column
+/// holds the plies left to the end of each position.
+fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
+    if col == "depth" && full_depth {
+        return "plies to the end (depth = full)".into();
+    }
+    let unit = match col {
+        "depth" => Some("plies"),
+        "tt_bits" => Some("log2 of table entries"),
+        c if TABLE_SIZE_COLUMNS.contains(&c) => Some("table entries"),
+        "tt_key_bits" => Some("hash-key bits stored"),
+        "tt_bytes" => Some("bytes"),
+        "height" => Some("plies"),
+        _ => None,
+    };
+    let name = if col == "depth" { "search depth" } else { col };
+    match (unit, log_x) {
+        (Some(u), true) => format!("{name} ({u}, log scale)"),
+        (Some(u), false) => format!("{name} ({u})"),
+        (None, true) => format!("{name} (log scale)"),
+        (None, false) => name.to_string(),
+    }
+}
+
+/// Builds the charts the layout asks for. Charts the data cannot support are left out (the
+/// caller lists them in report.md).
+pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
+    let mut charts = Vec::new();
+    let mut skipped = Vec::new();
+    let has_theory = s.groups.iter().any(|g| g.theory.is_some());
+    // A table-size axis needs two sizes at least (runs without a table have an empty size).
+    let table_col = TABLE_SIZE_COLUMNS
+        .iter()
+        .find(|c| {
+            let Some(i) = s.params.iter().position(|p| p == *c) else {
+                return false;
+            };
+            let mut sizes: Vec<&str> = s
+                .groups
+                .iter()
+                .map(|g| g.key[i].as_str())
+                .filter(|v| numeric(v).is_some())
+                .collect();
+            sizes.sort();
+            sizes.dedup();
+            sizes.len() >= 2
+        })
+        .map(|c| c.to_string());
+    for &kind in &layout.charts {
+        let x = match kind {
+            ChartKind::NodesVsTable => match &table_col {
+                Some(c) => c.clone(),
+                None => {
+                    skipped.push(format!(
+                        "`{}`: runs.csv has no table-size column with two sizes or more ({})",
+                        kind.name(),
+                        TABLE_SIZE_COLUMNS.join(", ")
+                    ));
+                    continue;
+                }
+            },
+            _ => layout.x.clone(),
+        };
+        if kind == ChartKind::RatioToMinimal
+            && !has_theory
+            && layout.pool.iter().any(|p| p == "depth")
+        {
+            skipped.push(format!(
+                "`{}`: the charts pool over depth, and a minimal tree is for one depth; summary.csv has `theory_nodes_over_minimal` per group, unpooled",
+                kind.name()
+            ));
+            continue;
+        }
+        if kind == ChartKind::RatioToMinimal && !has_theory {
+            skipped.push(format!(
+                "`{}`: no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)",
+                kind.name()
+            ));
+            continue;
+        }
+        if kind == ChartKind::Qnodes
+            && !s
+                .groups
+                .iter()
+                .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
+        {
+            skipped.push(format!(
+                "`{}`: no run entered a quiescence node (qnodes is 0 or missing)",
+                kind.name()
+            ));
+            continue;
+        }
+        if let Some(col) = kind.share_column() {
+            if !s.groups.iter().any(|g| g.stat(s, col).is_some()) {
+                let who = if kind == ChartKind::BmHit {
+                    "finished searches of positions with an EPD `bm` or `am` have one"
+                } else {
+                    "runs with a table and `[search.tt] reference = true` have one"
+                };
+                skipped.push(format!("`{}`: no run has a {col} ({who})", kind.name()));
+                continue;
+            }
+        }
+        if kind == ChartKind::Ebf && !s.counters.iter().any(|c| c == "ebf") {
+            skipped.push(format!("`{}`: runs.csv has no ebf column", kind.name()));
+            continue;
+        }
+        // Series: the named ones, then every other varying parameter.
+        let mut series: Vec<String> = layout
+            .series
+            .iter()
+            .filter(|c| **c != x && !layout.facet.contains(c) && varying(s, c))
+            .cloned()
+            .collect();
+        for p in &s.params {
+            // A parameter that is a function of x and the columns already chosen (tt_bytes of
+            // tt_entries, tt_replacement of tt, variant of algorithm) splits nothing.
+            let mut known: Vec<String> = vec![x.clone()];
+            known.extend(layout.facet.iter().cloned());
+            known.extend(series.iter().cloned());
+            if *p != x
+                && !layout.facet.contains(p)
+                && !series.contains(p)
+                && varying(s, p)
+                && !determined_by(s, p, &known)
+            {
+                series.push(p.clone());
+            }
+        }
+        // Then drop an added column that the others determine after all (tt of tt_bounds,
+        // when tt_bounds is empty exactly when tt is off).
+        let named = series.iter().filter(|c| layout.series.contains(c)).count();
+        let mut i = named;
+        while i < series.len() {
+            let mut others: Vec<String> = vec![x.clone()];
+            others.extend(layout.facet.iter().cloned());
+            others.extend(
+                series
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, c)| c.clone()),
+            );
+            if determined_by(s, &series[i], &others) {
+                series.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        // Facets: one chart per distinct value tuple, in listed order.
+        let mut facets: Vec<(String, Vec<String>, Vec<&Group>)> = Vec::new();
+        for g in &s.groups {
+            let f = label_of(s, g, &layout.facet, true);
+            match facets.iter_mut().find(|(k, _, _)| *k == f) {
+                Some((_, _, v)) => v.push(g),
+                None => facets.push((f, key_of(s, g, &layout.facet), vec![g])),
+            }
+        }
+        facets.sort_by(|a, b| layout.cmp_keys(&layout.facet, &a.1, &b.1));
+        for (facet, _, groups) in facets {
+            if let Some(c) = chart_for(s, layout, kind, &x, &series, &facet, &groups) {
+                charts.push(c);
+            }
+        }
+    }
+    assign_styles(&mut charts, layout);
+    // Facets of one figure share the ratio axis's scale: log for all when one needs it.
+    if charts
+        .iter()
+        .any(|c| c.kind == ChartKind::RatioToMinimal && c.log_y)
+    {
+        for c in &mut charts {
+            if c.kind == ChartKind::RatioToMinimal && !c.log_y {
+                c.log_y = true;
+                c.y_title = ratio_y_title(layout.point, true);
+            }
+        }
+    }
+    (charts, skipped)
+}
+
+/// Gives every series its colour and marker: one index per series label among the charts
+/// with the same series columns, in legend order over all of them. A series keeps its look
+/// from chart to chart and facet to facet (a chart that leaves one out, as `qnodes` leaves out
+/// runs without quiescence, does not shift the others).
+pub(super) fn assign_styles(charts: &mut [Chart], layout: &Layout) {
+    /// A series' identity: its key and label.
+    type Id = (Vec<String>, String);
+    let mut sets: Vec<(Vec<String>, Vec<Id>)> = Vec::new();
+    for c in charts.iter() {
+        let i = match sets.iter().position(|(cols, _)| *cols == c.series_columns) {
+            Some(i) => i,
+            None => {
+                sets.push((c.series_columns.clone(), Vec::new()));
+                sets.len() - 1
+            }
+        };
+        for s in &c.series {
+            let id = (s.key.clone(), s.label.clone());
+            if !sets[i].1.contains(&id) {
+                sets[i].1.push(id);
+            }
+        }
+    }
+    for (cols, ids) in &mut sets {
+        ids.sort_by(|a, b| {
+            layout
+                .cmp_keys(cols, &a.0, &b.0)
+                .then_with(|| a.1.cmp(&b.1))
+        });
+    }
+    for c in charts.iter_mut() {
+        let (_, ids) = sets
+            .iter()
+            .find(|(cols, _)| *cols == c.series_columns)
+            .expect("collected above");
+        for s in &mut c.series {
+            s.style = ids
+                .iter()
+                .position(|(k, l)| *k == s.key && *l == s.label)
+                .expect("collected above");
+        }
+    }
+}
+
+fn ratio_y_title(point: PointStat, log_y: bool) -> String {
+    let scale = if log_y { " (log scale)" } else { "" };
+    format!("{} nodes / minimal-tree nodes{scale}", stat_words(point))
+}
+
+/// The statistic a point shows, in the words of an axis title.
+fn stat_words(point: PointStat) -> &'static str {
+    match point {
+        PointStat::Mean => "mean",
+        PointStat::Geomean => "geometric mean of",
+        PointStat::Median => "median",
+    }
+}
+
+/// True when every group with the same values of `cols` has the same value of `p`.
+fn determined_by(s: &Summary, p: &str, cols: &[String]) -> bool {
+    let (xc, pc) = (cols, [p.to_string()]);
+    let mut seen: BTreeMap<String, String> = BTreeMap::new();
+    for g in &s.groups {
+        let pv = label_of(s, g, &pc, true);
+        if let Some(old) = seen.insert(label_of(s, g, xc, true), pv.clone()) {
+            if old != pv {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[allow(clippy::too_many_arguments)]
+fn chart_for(
+    s: &Summary,
+    layout: &Layout,
+    kind: ChartKind,
+    x: &str,
+    series_cols: &[String],
+    facet: &str,
+    groups: &[&Group],
+) -> Option<Chart> {
+    let y_of = |g: &Group| group_point(s, layout, kind, g);
+    // On a table-size axis, runs without a table (empty size) become a dashed reference line.
+    let no_table = |g: &Group| kind == ChartKind::NodesVsTable && g.param(s, x) == Some("");
+    let mut xs: Vec<String> = groups
+        .iter()
+        .filter(|g| !no_table(g) && y_of(g).is_some())
+        .map(|g| g.param(s, x).unwrap_or("").to_string())
+        .collect();
+    xs.sort_by(|a, b| layout.cmp_in(x, a, b, cmp_natural));
+    xs.dedup();
+    let numeric_x =
+        xs.iter().all(|v| numeric(v).is_some()) && layout.x_scale != Some(XScale::Category);
+    let xpos = |v: &str| -> f64 {
+        if numeric_x {
+            numeric(v).unwrap_or(0.0)
+        } else {
+            xs.iter().position(|c| c == v).unwrap_or(0) as f64
+        }
+    };
+    let mut series: Vec<Series> = Vec::new();
+    let mut reference: Vec<Series> = Vec::new();
+    let series_label = |g: &Group| -> String {
+        let label = if series_cols.is_empty() {
+            "all runs".to_string()
+        } else {
+            match label_of(s, g, series_cols, false) {
+                // Every series column empty for this group (no table): name them.
+                l if l.is_empty() => label_of(s, g, series_cols, true),
+                l => l,
+            }
+        };
+        layout.labels.get(&label).cloned().unwrap_or(label)
+    };
+    // A share chart has no point for a group whose every search a budget stopped (none
+    // chose a move or has a value): report.md names such groups.
+    let all_stopped: Vec<String> = groups
+        .iter()
+        .filter(|g| kind.share_column().is_some() && g.budget > 0 && g.budget == g.rows.len())
+        .map(|g| {
+            format!(
+                "{} at {x} = {}",
+                series_label(g),
+                g.param(s, x).unwrap_or("")
+            )
+        })
+        .collect();
+    for g in groups {
+        let Some((y, lo, hi)) = y_of(g) else { continue };
+        if no_table(g) {
+            // Label by the series columns that have a value without a table (ordering, say).
+            let cols: Vec<String> = series_cols
+                .iter()
+                .filter(|c| g.param(s, c).is_some_and(|v| !v.is_empty()))
+                .cloned()
+                .collect();
+            let label = if cols.is_empty() {
+                NO_TABLE.to_string()
+            } else {
+                format!("{NO_TABLE}: {}", label_of(s, g, &cols, false))
+            };
+            if !reference.iter().any(|r| r.label == label) {
+                reference.push(Series {
+                    label,
+                    key: key_of(s, g, series_cols),
+                    // One point (drawn across the chart) at a size that is on the axis.
+                    points: vec![Point {
+                        x: xs.first().map_or(1.0, |v| xpos(v)),
+                        x_label: "any size".into(),
+                        y,
+                        lo: y,
+                        hi: y,
+                        budget: g.budget > 0,
+                        counted: None,
+                    }],
+                    style: 0,
+                });
+            }
+            continue;
+        }
+        let label = series_label(g);
+        let xv = g.param(s, x).unwrap_or("").to_string();
+        let p = Point {
+            x: xpos(&xv),
+            x_label: if xv.is_empty() { "none".into() } else { xv },
+            y,
+            lo,
+            hi,
+            // A share is of the finished searches only (a budget-stopped one has no value or
+            // move), not a lower bound: no budget mark; the runs it counts go with it.
+            budget: g.budget > 0 && kind.share_column().is_none(),
+            counted: kind
+                .share_column()
+                .and_then(|c| g.stat(s, c))
+                .map(|st| (st.n, g.rows.len())),
+        };
+        match series.iter_mut().find(|q| q.label == label) {
+            Some(q) => q.points.push(p),
+            None => series.push(Series {
+                label,
+                key: key_of(s, g, series_cols),
+                points: vec![p],
+                style: 0,
+            }),
+        }
+    }
+    if series.is_empty() {
+        return None;
+    }
+    series.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
+    for q in &mut series {
+        q.points.sort_by(|a, b| a.x.total_cmp(&b.x));
+    }
+    // Theory lines, keyed by the series label when the theory differs between series at the
+    // same x, else one line for the chart.
+    let mut theory: Vec<Series> = Vec::new();
+    let wanted = |t: TheoryKind| layout.theory.contains(&t);
+    // Where b is fitted (the uniform tree as big as minimax's), the legend says so: such a
+    // tree's minimal tree is no lower bound for a real game's search.
+    let fitted = groups.iter().any(|g| {
+        g.theory
+            .as_ref()
+            .is_some_and(|t| t.source != BRANCHING_COLUMN)
+    });
+    let of_b = if fitted {
+        ", b fitted to minimax/negamax"
+    } else {
+        ""
+    };
+    let lines: Vec<(TheoryKind, String)> = match kind {
+        ChartKind::Nodes | ChartKind::NodesVsTable => vec![
+            (
+                TheoryKind::FullTree,
+                format!("full tree (Σ b^k, k = 0..d{of_b})"),
+            ),
+            (
+                TheoryKind::KnuthMoore,
+                format!("minimal tree (Knuth-Moore, all levels{of_b})"),
+            ),
+        ],
+        ChartKind::Ebf => vec![(
+            TheoryKind::Pearl,
+            format!("Pearl R*(b): random order, asymptotic{of_b}"),
+        )],
+        ChartKind::RatioToMinimal
+        | ChartKind::Qnodes
+        | ChartKind::ValueWrong
+        | ChartKind::MoveWrong
+        | ChartKind::BmHit => vec![],
+    };
+    for (tk, name) in lines {
+        let name = name.as_str();
+        if !wanted(tk) {
+            continue;
+        }
+        theory.extend(theory_line(s, groups, x, series_cols, tk, name, &xpos));
+    }
+    reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
+    theory.extend(reference);
+    if kind == ChartKind::RatioToMinimal && wanted(TheoryKind::KnuthMoore) {
+        let pts: Vec<Point> = xs
+            .iter()
+            .map(|xv| Point {
+                x: xpos(xv),
+                x_label: xv.clone(),
+                y: 1.0,
+                lo: 1.0,
+                hi: 1.0,
+                budget: false,
+                counted: None,
+            })
+            .collect();
+        theory.push(Series {
+            label: format!("minimal tree (ratio 1{of_b})"),
+            key: vec![],
+            points: pts,
+            style: 0,
+        });
+    }
+    let (ymin, ymax) = series
+        .iter()
+        .flat_map(|q| q.points.iter().map(|p| (p.lo, p.hi)))
+        .fold((f64::INFINITY, 0.0f64), |(a, b), (lo, hi)| {
+            (a.min(lo), b.max(hi))
+        });
+    let log_y = match kind {
+        ChartKind::Nodes | ChartKind::NodesVsTable | ChartKind::Qnodes => true,
+        ChartKind::Ebf | ChartKind::ValueWrong | ChartKind::MoveWrong | ChartKind::BmHit => false,
+        ChartKind::RatioToMinimal => ymin > 0.0 && ymax / ymin > 30.0,
+    };
+    // Table sizes (powers of two) go on a log axis in every chart, not in nodes-vs-table only.
+    let size_axis = kind == ChartKind::NodesVsTable || TABLE_SIZE_COLUMNS.contains(&x);
+    let log_x = (size_axis || layout.x_scale == Some(XScale::Log))
+        && layout.x_scale != Some(XScale::Linear)
+        && numeric_x
+        && xs.iter().all(|v| numeric(v).unwrap_or(0.0) > 0.0);
+    let title = chart_title(layout, kind);
+    let y_title = y_title(s, layout, kind, groups, log_y);
+    let stem = if facet.is_empty() {
+        kind.name().to_string()
+    } else {
+        format!("{}-{}", kind.name(), slug(facet))
+    };
+    Some(Chart {
+        kind,
+        stem,
+        title,
+        facet: facet.to_string(),
+        x_title: x_title(x, log_x, layout.full_depth),
+        y_title,
+        series,
+        theory,
+        log_x,
+        log_y,
+        whiskers: layout.whiskers == Whiskers::MinMax,
+        categories: (!numeric_x).then(|| {
+            xs.iter()
+                .map(|v| {
+                    if v.is_empty() {
+                        "none".into()
+                    } else {
+                        v.clone()
+                    }
+                })
+                .collect()
+        }),
+        x_column: x.to_string(),
+        series_columns: series_cols.to_vec(),
+        all_stopped,
+    })
+}
+
+/// The point a group draws in a chart of `kind`, with its whiskers: (y, low, high); `None` when
+/// the group has no value to draw there.
+fn group_point(
+    s: &Summary,
+    layout: &Layout,
+    kind: ChartKind,
+    g: &Group,
+) -> Option<(f64, f64, f64)> {
+    // The point (`[report] point`; a geometric mean of a group with a 0 falls back to its
+    // median) and its whiskers.
+    let point = |st: &crate::report::stats::Stats| -> (f64, f64, f64) {
+        let y = match layout.point {
+            PointStat::Mean => st.mean,
+            PointStat::Geomean => st.geomean.unwrap_or(st.median),
+            PointStat::Median => st.median,
+        };
+        (y, st.min, st.max)
+    };
+    match kind {
+        ChartKind::Nodes | ChartKind::NodesVsTable => g.stat(s, "nodes").map(point),
+        ChartKind::Ebf => g.stat(s, "ebf").map(point),
+        ChartKind::ValueWrong | ChartKind::MoveWrong | ChartKind::BmHit => {
+            // A share of runs: the mean of a 0/1 column, in percent.
+            let col = kind.share_column().expect("a share chart");
+            g.stat(s, col).map(|st| {
+                let p = 100.0 * st.mean;
+                (p, p, p)
+            })
+        }
+        ChartKind::Qnodes => g.stat(s, "qnodes").filter(|st| st.max > 0.0).map(point),
+        ChartKind::RatioToMinimal => {
+            let th = g.theory.as_ref()?;
+            // The nodes point and whiskers, each over the group's one minimal tree.
+            let (y, lo, hi) = point(g.stat(s, "nodes")?);
+            let m = th.minimal_nodes;
+            Some((y / m, lo / m, hi / m))
+        }
+    }
+}
+
+/// The theory line `tk` of a chart, named `name`: one line when the groups at each x agree on
+/// its value, else one per tree (labelled by the series columns that name the tree: game and
+/// game options); `xpos` places an x value on the axis.
+fn theory_line(
+    s: &Summary,
+    groups: &[&Group],
+    x: &str,
+    series_cols: &[String],
+    tk: TheoryKind,
+    name: &str,
+    xpos: &dyn Fn(&str) -> f64,
+) -> Vec<Series> {
+    let value = |g: &Group| {
+        g.theory.as_ref().map(|t| match tk {
+            TheoryKind::FullTree => t.full_nodes,
+            TheoryKind::KnuthMoore => t.minimal_nodes,
+            TheoryKind::Pearl => t.pearl_r,
+        })
+    };
+    // Theory depends on the tree only: label its lines by the series columns that name the
+    // tree (game and game options), not by orderings or algorithms.
+    let tree_cols: Vec<String> = series_cols
+        .iter()
+        .filter(|c| *c == "game" || crate::experiment::plan::OPTION_COLUMNS.contains(&c.as_str()))
+        .cloned()
+        .collect();
+    let tree_cols = if tree_cols.is_empty() {
+        series_cols.to_vec()
+    } else {
+        tree_cols
+    };
+    // Distinct values per x.
+    let mut per_x: BTreeMap<u64, Vec<(f64, String, String)>> = BTreeMap::new();
+    for g in groups {
+        if let Some(v) = value(g) {
+            let xv = g.param(s, x).unwrap_or("").to_string();
+            let lbl = if series_cols.is_empty() {
+                String::new()
+            } else {
+                label_of(s, g, &tree_cols, false)
+            };
+            per_x
+                .entry(xpos(&xv).to_bits())
+                .or_default()
+                .push((v, xv, lbl));
+        }
+    }
+    let single = per_x.values().all(|vs| {
+        vs.iter()
+            .all(|(v, _, _)| (v - vs[0].0).abs() <= 1e-9 * vs[0].0.abs())
+    });
+    let mut out: Vec<Series> = Vec::new();
+    for vs in per_x.values() {
+        for (i, (v, xv, lbl)) in vs.iter().enumerate() {
+            if single && i > 0 {
+                break;
+            }
+            let label = if single {
+                name.to_string()
+            } else {
+                format!("{name}: {lbl}")
+            };
+            let p = Point {
+                x: xpos(xv),
+                x_label: xv.clone(),
+                y: *v,
+                lo: *v,
+                hi: *v,
+                budget: false,
+                counted: None,
+            };
+            match out.iter_mut().find(|q| q.label == label) {
+                Some(q) => {
+                    if !q.points.iter().any(|o| o.x == p.x) {
+                        q.points.push(p)
+                    }
+                }
+                None => out.push(Series {
+                    label,
+                    key: vec![],
+                    points: vec![p],
+                    style: 0,
+                }),
+            }
+        }
+    }
+    out
+}
+
+/// A chart's title: `[report] titles`' for its kind, else the kind's own, after `[report]
+/// title` when given.
+fn chart_title(layout: &Layout, kind: ChartKind) -> String {
+    let default_title = match kind {
+        ChartKind::Nodes => "Nodes searched",
+        ChartKind::Ebf => "Effective branching factor",
+        ChartKind::RatioToMinimal => "Nodes relative to the minimal tree",
+        ChartKind::NodesVsTable => "Nodes vs transposition-table size",
+        ChartKind::Qnodes => "Quiescence nodes",
+        ChartKind::ValueWrong => "Wrong root values",
+        ChartKind::MoveWrong => "Wrong moves",
+        ChartKind::BmHit => "Best moves found",
+    };
+    let mut title = layout
+        .titles
+        .get(&kind)
+        .cloned()
+        .unwrap_or_else(|| default_title.to_string());
+    if let Some(t) = &layout.title {
+        title = format!("{t}: {title}");
+    }
+    title
+}
+
+/// A chart's y-axis title (`log_y`: the axis is logarithmic).
+fn y_title(
+    s: &Summary,
+    layout: &Layout,
+    kind: ChartKind,
+    groups: &[&Group],
+    log_y: bool,
+) -> String {
+    match kind {
+        ChartKind::Nodes | ChartKind::NodesVsTable => {
+            if groups
+                .iter()
+                .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
+            {
+                // Quiescence nodes are counted apart (the qnodes chart).
+                format!(
+                    "{} main-search nodes (log scale, qnodes apart)",
+                    stat_words(layout.point)
+                )
+            } else {
+                format!(
+                    "{} nodes (positions entered, log scale)",
+                    stat_words(layout.point)
+                )
+            }
+        }
+        ChartKind::Ebf => format!(
+            "{} effective branching factor nodes^(1/max_ply)",
+            stat_words(layout.point)
+        ),
+        ChartKind::Qnodes => format!(
+            "{} quiescence nodes (qnodes, log scale)",
+            stat_words(layout.point)
+        ),
+        ChartKind::ValueWrong => "runs whose root value is wrong (%)".into(),
+        ChartKind::MoveWrong => "runs whose move is worse than the best (%)".into(),
+        ChartKind::BmHit => "finished searches choosing the suite's best move (%)".into(),
+        ChartKind::RatioToMinimal => ratio_y_title(layout.point, log_y),
+    }
+}
+
+/// The x label of a point, for tables.
+pub fn point_row(p: &Point) -> (String, String, String, String) {
+    (
+        p.x_label.clone(),
+        fmt_num(p.y),
+        fmt_num(p.lo),
+        fmt_num(p.hi),
+    )
+}

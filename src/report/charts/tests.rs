@@ -1,0 +1,223 @@
+use super::axes::{
+    canvas_height, log_ticks, log_x_ticks, plot_height, vertical_labels, X_LABEL_AREA,
+};
+use super::legend::{legend_layout, LegendEntry};
+use super::plan::{assign_styles, cmp_natural, Chart, Layout, Point, Series};
+use super::style::{color, marker_kind, marker_outline};
+use super::*;
+use crate::experiment::config::ChartKind;
+
+#[test]
+fn categories_compare_their_numbers_as_numbers() {
+    let mut v = vec![
+        "strong:1:1",
+        "strong:0.1:0.1",
+        "random",
+        "strong:0:0",
+        "strong:0.9:0.9",
+        "oracle-best",
+    ];
+    v.sort_by(|a, b| cmp_natural(a, b));
+    assert_eq!(
+        v,
+        [
+            "oracle-best",
+            "random",
+            "strong:0:0",
+            "strong:0.1:0.1",
+            "strong:0.9:0.9",
+            "strong:1:1"
+        ]
+    );
+    assert!(cmp_natural("9", "10").is_lt());
+    assert!(cmp_natural("", "correct").is_lt());
+}
+
+fn category_chart(labels: &[&str]) -> Chart {
+    let points = labels
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Point {
+            x: i as f64,
+            x_label: l.to_string(),
+            y: 10.0 + i as f64,
+            lo: 10.0,
+            hi: 20.0,
+            budget: false,
+            counted: None,
+        })
+        .collect();
+    Chart {
+        kind: ChartKind::Nodes,
+        stem: "nodes".into(),
+        title: "Nodes".into(),
+        facet: String::new(),
+        x_title: "solver".into(),
+        y_title: "nodes".into(),
+        series: vec![Series {
+            label: "all runs".into(),
+            key: vec![],
+            points,
+            style: 0,
+        }],
+        theory: vec![],
+        log_x: false,
+        log_y: true,
+        whiskers: true,
+        categories: Some(labels.iter().map(|l| l.to_string()).collect()),
+        x_column: "solver".into(),
+        series_columns: vec![],
+        all_stopped: vec![],
+    }
+}
+
+/// Twelve series get twelve different markers, and a series' (colour, marker) pair
+/// repeats only after 156 series.
+#[test]
+fn series_markers_and_colours_do_not_repeat_early() {
+    let marks: Vec<(usize, bool)> = (0..12).map(marker_kind).collect();
+    for (i, a) in marks.iter().enumerate() {
+        assert!(!marks[..i].contains(a), "marker {i} repeats");
+    }
+    let looks: Vec<((usize, bool), RGBColor)> =
+        (0..156).map(|i| (marker_kind(i), color(i))).collect();
+    for (i, a) in looks.iter().enumerate() {
+        assert!(
+            !looks[..i].contains(a),
+            "series {i} looks like an earlier one"
+        );
+    }
+    // Every shape but the circle has an outline to stroke when hollow.
+    for shape in 1..6 {
+        assert!(marker_outline(shape).len() >= 3);
+    }
+}
+
+/// The SVG asks for the font its text was measured with, then falls back.
+#[test]
+fn svg_text_names_dejavu_first() {
+    let svg = render_svg(&category_chart(&["a", "b"])).unwrap();
+    assert!(svg.contains("font-family=\"DejaVu Sans, Verdana, sans-serif\""));
+    assert!(!svg.contains("font-family=\"sans-serif\""));
+}
+
+/// A series keeps its colour and marker in a chart that leaves another series out (as
+/// `qnodes` leaves out runs without quiescence).
+#[test]
+fn a_series_looks_the_same_in_every_chart() {
+    let series = |labels: &[&str]| -> Vec<Series> {
+        labels
+            .iter()
+            .map(|l| Series {
+                label: l.to_string(),
+                key: vec![l.to_string()],
+                points: vec![],
+                style: 99,
+            })
+            .collect()
+    };
+    let mut all = category_chart(&["a"]);
+    all.series_columns = vec!["quiescence".into()];
+    let mut some = all.clone();
+    all.series = series(&["off", "on,checks", "on,plain"]);
+    some.series = series(&["on,checks", "on,plain"]);
+    let mut charts = vec![some, all];
+    assign_styles(&mut charts, &Layout::default());
+    let style = |c: &Chart, l: &str| c.series.iter().find(|s| s.label == l).unwrap().style;
+    for l in ["on,checks", "on,plain"] {
+        assert_eq!(style(&charts[0], l), style(&charts[1], l));
+    }
+    assert_eq!(
+        [
+            style(&charts[1], "off"),
+            style(&charts[1], "on,checks"),
+            style(&charts[1], "on,plain")
+        ],
+        [0, 1, 2]
+    );
+}
+
+/// Long category labels, written vertically, make the canvas taller by the room they need
+/// beyond the usual label area, instead of taking it from the plot area (which six
+/// technique sets of the Connect Four solver once squeezed to a strip); short ones leave
+/// the height alone.
+#[test]
+fn vertical_labels_grow_the_canvas_not_shrink_the_plot() {
+    let short = category_chart(&["a", "b", "c"]);
+    let long = category_chart(&[
+        "all",
+        "null-window+tt",
+        "null-window+win-check+bounds+tt",
+        "null-window+win-check+non-losing+bounds",
+        "null-window+win-check+non-losing+tt",
+        "win-check+non-losing+bounds+tt",
+    ]);
+    register_font().unwrap();
+    let mut sink = String::new();
+    let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
+    assert_eq!(vertical_labels(&root, &short), None);
+    assert_eq!(plot_height(vertical_labels(&root, &short)), PLOT_HEIGHT);
+    let widest = vertical_labels(&root, &long).expect("long labels are vertical");
+    assert!(widest > X_LABEL_AREA, "{widest}");
+    assert_eq!(
+        plot_height(Some(widest)),
+        PLOT_HEIGHT + widest + 75 - X_LABEL_AREA
+    );
+    // Same legend (one series), so the canvases differ by the labels' extra room only.
+    assert_eq!(
+        canvas_height(&long) - canvas_height(&short),
+        widest + 75 - X_LABEL_AREA
+    );
+    assert!(render_png(&long).is_ok());
+}
+
+/// Many short series labels share a row even when a theory label is too wide for their
+/// columns: the theory line gets a row of its own instead of forcing one column on all.
+#[test]
+fn a_long_theory_label_does_not_force_one_legend_column() {
+    register_font().unwrap();
+    let mut sink = String::new();
+    let root = SVGBackend::with_string(&mut sink, (WIDTH, PLOT_HEIGHT)).into_drawing_area();
+    let entry = |label: &str, marker: Option<usize>| LegendEntry {
+        label: label.into(),
+        color: color(0),
+        dashed: marker.is_none().then_some((12, 6)),
+        marker,
+        budget: false,
+    };
+    let mut entries: Vec<LegendEntry> = (0..6)
+        .map(|i| entry(&format!("alphabeta, fail-soft, s{i}"), Some(i)))
+        .collect();
+    entries.push(entry(
+        "minimal tree (Knuth-Moore, all levels, b fitted to minimax/negamax)",
+        None,
+    ));
+    entries.push(entry("no table", None));
+    let l = legend_layout(&root, &entries);
+    assert_eq!(
+        l.cells,
+        [
+            (0, 0),
+            (0, 1),
+            (1, 0),
+            (1, 1),
+            (2, 0),
+            (2, 1),
+            (3, 0),
+            (4, 0)
+        ]
+    );
+    assert_eq!(l.rows(), 5);
+    assert!(l.span <= WIDTH - 40 && l.span >= 2 * l.col_w, "{}", l.span);
+    // Without series, the widest entry sets the column.
+    let theory = legend_layout(&root, &entries[6..]);
+    assert_eq!(theory.cells, [(0, 0), (1, 0)]);
+}
+
+#[test]
+fn log_ticks_of_a_bad_range_are_empty() {
+    assert_eq!(log_ticks(0.0, 100.0), (vec![], vec![]));
+    let (bold, _) = log_ticks(5.0, 50000.0);
+    assert_eq!(bold, [10.0, 100.0, 1000.0, 10000.0]);
+    assert_eq!(log_x_ticks(2.0, 20000.0, &[4.0, 16.0]).0, [4.0, 16.0]);
+}
