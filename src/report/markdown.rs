@@ -42,6 +42,7 @@ fn code_or_none(names: &[String]) -> String {
     }
 }
 
+/// report.md: the title, description and run counts, then its sections in order.
 pub fn render(i: &Inputs) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "# {}\n", i.name);
@@ -58,7 +59,16 @@ pub fn render(i: &Inputs) -> String {
         i.summary.groups.len(),
         budget
     );
+    configuration(&mut m, i);
+    charts(&mut m, i, budget);
+    measured_vs_predicted(&mut m, i);
+    environment(&mut m, i);
+    statistics(&mut m);
+    m
+}
 
+/// The experiment file, and the columns the charts use.
+fn configuration(m: &mut String, i: &Inputs) {
     let _ = writeln!(m, "## Configuration\n");
     if i.config.is_empty() {
         let _ = writeln!(m, "(no experiment.toml in this folder)\n");
@@ -90,7 +100,11 @@ pub fn render(i: &Inputs) -> String {
             if i.layout.pool.len() == 1 { "that column" } else { "those columns" }
         );
     }
+}
 
+/// Every chart with the figures behind it, and what was not drawn (`budget`: the runs a budget
+/// stopped).
+fn charts(m: &mut String, i: &Inputs, budget: usize) {
     let _ = writeln!(m, "## Charts\n");
     let theory_lines = i
         .charts
@@ -133,112 +147,7 @@ pub fn render(i: &Inputs) -> String {
         );
     }
     for c in i.charts {
-        let _ = writeln!(m, "### {}", cell(&c.title));
-        if !c.facet.is_empty() {
-            let _ = writeln!(m, "\n{}", cell(&c.facet));
-        }
-        let _ = writeln!(
-            m,
-            "\n![{}](charts/{}.png)\n\nVector: [charts/{}.svg](charts/{}.svg)\n",
-            cell(&c.title),
-            c.stem,
-            c.stem,
-            c.stem
-        );
-        let yname = match c.kind {
-            crate::experiment::config::ChartKind::Ebf => "ebf",
-            crate::experiment::config::ChartKind::RatioToMinimal => "nodes / minimal",
-            crate::experiment::config::ChartKind::Qnodes => "qnodes",
-            crate::experiment::config::ChartKind::ValueWrong => "% value wrong",
-            crate::experiment::config::ChartKind::MoveWrong => "% move wrong",
-            crate::experiment::config::ChartKind::BmHit => "% best move",
-            _ => "nodes",
-        };
-        let series_name = if c.series_columns.is_empty() {
-            "series (none varies: all runs)".to_string()
-        } else {
-            c.series_columns.join(", ")
-        };
-        // A share's min and max would repeat it: its columns are the runs it counts instead.
-        let share = c.kind.share_column().is_some();
-        let _ = writeln!(
-            m,
-            "| {} | {} | {} {} | {} |\n|---|---:|---:|---:|---:|",
-            cell(&series_name),
-            cell(&c.x_column),
-            yname,
-            if c.kind.shows_point_stat() {
-                i.layout.point.name()
-            } else {
-                "mean"
-            },
-            if share {
-                "runs counted | runs"
-            } else {
-                "min | max"
-            }
-        );
-        for s in &c.series {
-            for p in &s.points {
-                let (x, y, lo, hi) = point_row(p);
-                let (lo, hi) = match p.counted {
-                    Some((n, runs)) => (n.to_string(), runs.to_string()),
-                    None => (lo, hi),
-                };
-                let y = if p.budget { format!("≥ {y}") } else { y };
-                let _ = writeln!(
-                    m,
-                    "| {} | {} | {} | {} | {} |",
-                    cell(&s.label),
-                    x,
-                    y,
-                    lo,
-                    hi
-                );
-            }
-        }
-        for s in &c.theory {
-            let what = if s.label.starts_with(NO_TABLE) {
-                "reference"
-            } else {
-                "theory"
-            };
-            for p in &s.points {
-                let y = fmt_num(p.y);
-                let y = if p.budget { format!("≥ {y}") } else { y };
-                let _ = writeln!(
-                    m,
-                    "| {} ({what}) | {} | {} | | |",
-                    cell(&s.label),
-                    p.x_label,
-                    y
-                );
-            }
-        }
-        if share {
-            let (n, runs) = c
-                .series
-                .iter()
-                .flat_map(|s| &s.points)
-                .filter_map(|p| p.counted)
-                .fold((0, 0), |(a, b), (n, r)| (a + n, b + r));
-            let stopped = c.all_stopped.len();
-            if n < runs || stopped > 0 {
-                let _ = writeln!(
-                    m,
-                    "\nA share counts only the runs with a value in `{}` ({n} of the points' {runs} runs here): a search a budget stopped has none.",
-                    c.kind.share_column().unwrap_or_default()
-                );
-            }
-            if stopped > 0 {
-                let _ = writeln!(
-                    m,
-                    "No point, every search stopped by a budget: {}.",
-                    c.all_stopped.join("; ")
-                );
-            }
-        }
-        let _ = writeln!(m);
+        chart(m, i, c);
     }
     if !i.skipped.is_empty() {
         let _ = writeln!(m, "Not drawn:\n");
@@ -247,7 +156,121 @@ pub fn render(i: &Inputs) -> String {
         }
         let _ = writeln!(m);
     }
+}
 
+/// One chart: its picture, and a table of its points and lines.
+fn chart(m: &mut String, i: &Inputs, c: &Chart) {
+    let _ = writeln!(m, "### {}", cell(&c.title));
+    if !c.facet.is_empty() {
+        let _ = writeln!(m, "\n{}", cell(&c.facet));
+    }
+    let _ = writeln!(
+        m,
+        "\n![{}](charts/{}.png)\n\nVector: [charts/{}.svg](charts/{}.svg)\n",
+        cell(&c.title),
+        c.stem,
+        c.stem,
+        c.stem
+    );
+    let yname = match c.kind {
+        crate::experiment::config::ChartKind::Ebf => "ebf",
+        crate::experiment::config::ChartKind::RatioToMinimal => "nodes / minimal",
+        crate::experiment::config::ChartKind::Qnodes => "qnodes",
+        crate::experiment::config::ChartKind::ValueWrong => "% value wrong",
+        crate::experiment::config::ChartKind::MoveWrong => "% move wrong",
+        crate::experiment::config::ChartKind::BmHit => "% best move",
+        _ => "nodes",
+    };
+    let series_name = if c.series_columns.is_empty() {
+        "series (none varies: all runs)".to_string()
+    } else {
+        c.series_columns.join(", ")
+    };
+    // A share's min and max would repeat it: its columns are the runs it counts instead.
+    let share = c.kind.share_column().is_some();
+    let _ = writeln!(
+        m,
+        "| {} | {} | {} {} | {} |\n|---|---:|---:|---:|---:|",
+        cell(&series_name),
+        cell(&c.x_column),
+        yname,
+        if c.kind.shows_point_stat() {
+            i.layout.point.name()
+        } else {
+            "mean"
+        },
+        if share {
+            "runs counted | runs"
+        } else {
+            "min | max"
+        }
+    );
+    for s in &c.series {
+        for p in &s.points {
+            let (x, y, lo, hi) = point_row(p);
+            let (lo, hi) = match p.counted {
+                Some((n, runs)) => (n.to_string(), runs.to_string()),
+                None => (lo, hi),
+            };
+            let y = if p.budget { format!("≥ {y}") } else { y };
+            let _ = writeln!(
+                m,
+                "| {} | {} | {} | {} | {} |",
+                cell(&s.label),
+                x,
+                y,
+                lo,
+                hi
+            );
+        }
+    }
+    for s in &c.theory {
+        let what = if s.label.starts_with(NO_TABLE) {
+            "reference"
+        } else {
+            "theory"
+        };
+        for p in &s.points {
+            let y = fmt_num(p.y);
+            let y = if p.budget { format!("≥ {y}") } else { y };
+            let _ = writeln!(
+                m,
+                "| {} ({what}) | {} | {} | | |",
+                cell(&s.label),
+                p.x_label,
+                y
+            );
+        }
+    }
+    if share {
+        let (n, runs) = c
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .filter_map(|p| p.counted)
+            .fold((0, 0), |(a, b), (n, r)| (a + n, b + r));
+        let stopped = c.all_stopped.len();
+        if n < runs || stopped > 0 {
+            let _ = writeln!(
+                m,
+                "\nA share counts only the runs with a value in `{}` ({n} of the points' {runs} runs here): a search a budget stopped has none.",
+                c.kind.share_column().unwrap_or_default()
+            );
+        }
+        if stopped > 0 {
+            let _ = writeln!(
+                m,
+                "No point, every search stopped by a budget: {}.",
+                c.all_stopped.join("; ")
+            );
+        }
+    }
+    let _ = writeln!(m);
+}
+
+/// The groups with a known branching factor against the Knuth–Moore minimal tree, the full
+/// tree and Pearl's R*(b).
+fn measured_vs_predicted(m: &mut String, i: &Inputs) {
     let _ = writeln!(m, "## Measured vs predicted\n");
     let s = i.summary;
     let vary: Vec<usize> = (0..s.params.len())
@@ -322,7 +345,10 @@ pub fn render(i: &Inputs) -> String {
         }
         let _ = writeln!(m);
     }
+}
 
+/// The manifest: version, commit, machine, seed and command.
+fn environment(m: &mut String, i: &Inputs) {
     let _ = writeln!(m, "## Environment\n");
     match i.manifest {
         None => {
@@ -354,6 +380,10 @@ pub fn render(i: &Inputs) -> String {
             );
         }
     }
+}
+
+/// What summary.csv's statistics are.
+fn statistics(m: &mut String) {
     let _ = writeln!(m, "## Statistics\n");
     let _ = writeln!(
         m,
@@ -363,5 +393,4 @@ pub fn render(i: &Inputs) -> String {
          the interval describes the spread over positions and repetitions. Time columns (time_ns, \
          nodes_per_second) are wall-clock and differ between runs; all other figures do not."
     );
-    m
 }
