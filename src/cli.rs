@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -18,23 +18,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run an experiment file and write results/<name>/runs.csv.
-    Run {
-        /// The experiment file (TOML).
-        file: PathBuf,
-        /// Output folder (default: results/<name>).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Worker threads, at most 1024 (default, or 0: one per core). Results do not depend on it.
-        #[arg(long, default_value_t = 0, hide_default_value = true, value_parser = clap::value_parser!(u16).range(0..=1024))]
-        jobs: u16,
-        /// No progress bar (nor the note that an interrupted run is resumed).
-        #[arg(long)]
-        quiet: bool,
-        /// Discard the runs an interrupted run left in runs.csv.partial and search every run
-        /// (by default a rerun of the same file by the same build resumes them).
-        #[arg(long)]
-        fresh: bool,
-    },
+    Run(RunArgs),
     /// Rebuild summary.csv, charts/ and report.md of a results folder from its runs.csv
     /// (no search is run; the files equal those `harness run` wrote).
     Plot {
@@ -58,49 +42,77 @@ pub enum Command {
     },
     /// Print the theory of alpha-beta on uniform trees: Knuth–Moore minimal tree, full tree,
     /// Pearl's R*(b).
-    Theory {
-        /// Branching factor(s): a number, a range like 2..8, or a comma list.
-        #[arg(long, short = 'b')]
-        branching: String,
-        /// Depth(s): a number, a range like 1..10 (inclusive), or a comma list.
-        #[arg(long, short = 'd')]
-        depth: String,
-        /// CSV instead of an aligned table.
-        #[arg(long)]
-        csv: bool,
-    },
+    Theory(TheoryArgs),
     /// Solve every position of a file exactly; CSV `position,score,expected,nodes,micros` on
     /// stdout. Exit 1 if a score differs from the expected one, 2 on bad input.
-    Solve {
-        /// The game (connect4, tictactoe, nim).
-        #[arg(long)]
-        game: String,
-        /// Positions, one a line (Connect Four: `moves [score]`).
-        file: PathBuf,
-        /// Solve win/draw/loss only (scores 1, 0, -1).
-        #[arg(long)]
-        weak: bool,
-        /// Connect Four columns (default 7; Connect Four only).
-        #[arg(long)]
-        width: Option<u32>,
-        /// Connect Four rows (default 6; Connect Four only).
-        #[arg(long)]
-        height: Option<u32>,
-        /// Solver techniques: all, none, or names joined with `+` (null-window, win-check,
-        /// non-losing, bounds, tt).
-        #[arg(long, default_value = "all")]
-        solver: String,
-        /// Move ordering (as in experiment files; default: center-out for Connect Four,
-        /// static for the others).
-        #[arg(long)]
-        ordering: Option<String>,
-        /// The solver's table in MiB, a power of two (default 4: 2^18 entries, replaced
-        /// always). Early Connect Four positions want more, e.g. 256.
-        #[arg(long)]
-        mib: Option<u64>,
-        /// Stop a position's solve after this many nodes: its row has an empty score, and a
-        /// note on stderr names it (default: no budget).
-        #[arg(long)]
-        max_nodes: Option<u64>,
-    },
+    Solve(SolveArgs),
+}
+
+/// The options of `harness run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The experiment file (TOML).
+    pub file: PathBuf,
+    /// Output folder (default: results/<name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads, at most 1024 (default, or 0: one per core). Results do not depend on it.
+    #[arg(long, default_value_t = 0, hide_default_value = true, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    pub jobs: u16,
+    /// No progress bar (nor the note that an interrupted run is resumed).
+    #[arg(long)]
+    pub quiet: bool,
+    /// Discard the runs an interrupted run left in runs.csv.partial and search every run
+    /// (by default a rerun of the same file by the same build resumes them).
+    #[arg(long)]
+    pub fresh: bool,
+}
+
+/// The options of `harness theory`.
+#[derive(Debug, Args)]
+pub struct TheoryArgs {
+    /// Branching factor(s): a number, a range like 2..8, or a comma list.
+    #[arg(long, short = 'b')]
+    pub branching: String,
+    /// Depth(s): a number, a range like 1..10 (inclusive), or a comma list.
+    #[arg(long, short = 'd')]
+    pub depth: String,
+    /// CSV instead of an aligned table.
+    #[arg(long)]
+    pub csv: bool,
+}
+
+/// The options of `harness solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The game (connect4, tictactoe, nim).
+    #[arg(long)]
+    pub game: String,
+    /// Positions, one a line (Connect Four: `moves [score]`).
+    pub file: PathBuf,
+    /// Solve win/draw/loss only (scores 1, 0, -1).
+    #[arg(long)]
+    pub weak: bool,
+    /// Connect Four columns (default 7; Connect Four only).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Connect Four rows (default 6; Connect Four only).
+    #[arg(long)]
+    pub height: Option<u32>,
+    /// Solver techniques: all, none, or names joined with `+` (null-window, win-check,
+    /// non-losing, bounds, tt).
+    #[arg(long, default_value = "all")]
+    pub solver: String,
+    /// Move ordering (as in experiment files; default: center-out for Connect Four,
+    /// static for the others).
+    #[arg(long)]
+    pub ordering: Option<String>,
+    /// The solver's table in MiB, a power of two (default 4: 2^18 entries, replaced
+    /// always). Early Connect Four positions want more, e.g. 256.
+    #[arg(long)]
+    pub mib: Option<u64>,
+    /// Stop a position's solve after this many nodes: its row has an empty score, and a
+    /// note on stderr names it (default: no budget).
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
 }

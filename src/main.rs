@@ -70,117 +70,7 @@ fn note(text: std::fmt::Arguments) {
 
 fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
     match cmd {
-        cli::Command::Run {
-            file,
-            out,
-            jobs,
-            quiet,
-            fresh,
-        } => {
-            let jobs = usize::from(jobs);
-            let (parsed, src) = config::load(&file)?;
-            let plan = plan::build(&file, &src, &parsed)?;
-            let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
-            // Everything is checked before the folder gets its experiment copy and manifest.
-            runner::validate_plan_in(&plan, &file, &src)?;
-            report::check_layout(
-                &runner::blank_records(&plan),
-                &plan.name,
-                parsed.report.as_ref(),
-                &file,
-                &src,
-            )?;
-            runner::check_table_memory(&plan, jobs)
-                .map_err(|e| runner::place_table_error(e, &file, &src))?;
-            runner::prepare_output(&dir)?;
-            let _lock = runner::lock_output(&dir)?;
-            // An interrupted run of the same plan by the same build: its finished runs are
-            // taken as they are (a partial file of anything else is an error, before the
-            // folder is touched).
-            let header = partial::Header::current(&plan);
-            let done = partial::load(&dir, &header, fresh)?;
-            let resumed = partial::resumable(&plan, &done);
-            if resumed > 0 && !quiet {
-                note(format_args!(
-                    "{}: resuming: {resumed} of {} runs were finished by an earlier, interrupted run ({}); {} to search",
-                    plan.name,
-                    plan.runs.len(),
-                    dir.join(partial::FILE).display(),
-                    plan.runs.len() - resumed
-                ));
-            }
-            let mut manifest = report::manifest::Manifest::start(
-                &plan.name,
-                &file,
-                &src,
-                parsed.seed,
-                jobs,
-                plan.runs.len(),
-            );
-            manifest.resumed = (resumed > 0).then_some(resumed);
-            // The unfinished manifest first: from here until it is finished, the folder is
-            // marked as a run in progress (`harness plot` refuses it), whatever else it holds.
-            // Then the new experiment's copy, and no report of an earlier run.
-            manifest.write(&dir)?;
-            report::save_experiment(&dir, &src)?;
-            report::remove_report(&dir)?;
-            let opts = runner::RunOptions {
-                jobs,
-                quiet,
-                header: Some(header),
-                done,
-            };
-            let records = runner::run_plan(&plan, &dir, &opts)
-                .map_err(|e| runner::place_table_error(e, &file, &src))?;
-            manifest.finish(records.len());
-            manifest.write(&dir)?;
-            partial::remove(&dir)?;
-            let built = report::build(&dir).map_err(|e| {
-                anyhow::Error::new(e).context(format!(
-                    "{} is written, but the report is not; fix the cause (a [report] key: in {}, the copy `harness plot` reads) and run `harness plot {}`",
-                    dir.join("runs.csv").display(),
-                    dir.join(report::EXPERIMENT_COPY).display(),
-                    dir.display()
-                ))
-            })?;
-            let budget = records
-                .iter()
-                .filter(|r| r.status != harness::search::Status::Ok)
-                .count();
-            // A solve that proves another score than the positions file's is a finding (a
-            // table with few key bits, naive-exact bounds) or a fault: never silent.
-            let differ = records
-                .iter()
-                .filter(|r| {
-                    r.status == harness::search::Status::Ok
-                        && r.run.algorithm == harness::search::Algorithm::Solve
-                        && r.run.expected.is_some()
-                        && r.run.game.external_score(&r.run.position, r.value) != r.run.expected
-                })
-                .count();
-            if differ > 0 {
-                eprintln!(
-                    "warning: {}: {differ} finished solve run(s) proved a score other than the positions file's expected one (runs.csv columns score and expected)",
-                    plan.name
-                );
-            }
-            say(format_args!(
-                "{}: {} runs ({} stopped by a budget{}) -> {}\n{}: {} groups, {} charts -> {}\n",
-                plan.name,
-                records.len(),
-                budget,
-                if resumed > 0 {
-                    format!(", {resumed} resumed")
-                } else {
-                    String::new()
-                },
-                dir.join("runs.csv").display(),
-                plan.name,
-                built.groups,
-                built.charts,
-                dir.join("report.md").display()
-            ))
-        }
+        cli::Command::Run(a) => run(a),
         cli::Command::Plot { dir } => {
             let built = report::build(&dir)?;
             say(format_args!(
@@ -193,120 +83,239 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
         }
         cli::Command::List => say(format_args!("{}", harness::experiment::catalog())),
         cli::Command::Perft { fen, depth, divide } => perft(&fen, depth, divide),
-        cli::Command::Theory {
-            branching,
-            depth,
-            csv,
-        } => {
-            use harness::report::theory;
-            let bs = theory::parse_int_set(&branching, 2, 1_000_000)
-                .map_err(|e| Error::input(format!("--branching {e}")))?;
-            let ds = theory::parse_int_set(&depth, 1, 1_000)
-                .map_err(|e| Error::input(format!("--depth {e}")))?;
-            const MAX_ROWS: usize = 100_000;
-            let rows = bs.len().saturating_mul(ds.len());
-            if rows > MAX_ROWS {
-                return Err(Error::input(format!(
-                    "--branching and --depth: {} × {} = {rows} rows; at most {MAX_ROWS}",
-                    bs.len(),
-                    ds.len()
-                ))
-                .into());
-            }
-            let rows: Vec<theory::Prediction> = bs
-                .iter()
-                .flat_map(|&b| ds.iter().map(move |&d| theory::predict(b, d as u32)))
-                .collect();
-            say(format_args!("{}", theory::table(&rows, csv)))
-        }
-        cli::Command::Solve {
-            game,
-            file,
-            weak,
-            width,
-            height,
-            solver,
-            ordering,
-            mib,
-            max_nodes,
-        } => {
-            use harness::experiment::plan::GameSetup;
-            let input = |m: String| anyhow::Error::new(Error::Input(m));
-            if matches!(game.as_str(), "tictactoe" | "nim") && (width.is_some() || height.is_some())
-            {
-                return Err(input(format!(
-                    "--width/--height set the Connect Four board; --game {game} has none (leave them out)"
-                )));
-            }
-            let setup = match game.as_str() {
-                "connect4" => {
-                    let (width, height) = (width.unwrap_or(7), height.unwrap_or(6));
-                    harness::games::connect4::Connect4::check_size(width.into(), height.into())
-                        .map_err(|e| input(format!("--width/--height: {e}")))?;
-                    GameSetup::Connect4 { width, height }
-                }
-                "tictactoe" => GameSetup::TicTacToe {
-                    scale: harness::games::tictactoe::Scale::DepthPenalty,
-                },
-                "nim" => GameSetup::Nim { misere: false },
-                other => {
-                    return Err(input(format!(
-                        "--game `{other}`; allowed: connect4, tictactoe, nim"
-                    )))
-                }
-            };
-            let opts = harness::experiment::solve::SolveOptions {
-                weak,
-                techniques: harness::search::solver::Techniques::parse(&solver)
-                    .map_err(|e| input(format!("--solver: {e}")))?,
-                ordering: harness::search::Ordering::parse(ordering.as_deref().unwrap_or(
-                    if game == "connect4" {
-                        "center-out"
-                    } else {
-                        "static"
-                    },
-                ))
-                .map_err(|e| input(format!("--ordering: {e}")))?,
-                max_nodes: match max_nodes {
-                    Some(0) => {
-                        return Err(input(
-                            "--max-nodes 0: a solve enters at least one node; allowed: a whole number >= 1".into(),
-                        ))
-                    }
-                    n => n,
-                },
-                table_entries: mib
-                    .map(|m| {
-                        harness::search::tt::entries_from_mib(
-                            m,
-                            harness::search::Replacement::Always,
-                        )
-                        .map_err(|e| input(format!("--mib {m}: {e}")))
-                    })
-                    .transpose()?,
-            };
-            let tally =
-                harness::experiment::solve::run(&setup, &file, &opts, std::io::stdout().lock())?;
-            if !tally.stopped.is_empty() {
-                let lines: Vec<String> = tally.stopped.iter().map(|l| l.to_string()).collect();
-                note(format_args!(
-                    "{}: {} position(s) stopped by --max-nodes {} (empty score), line(s) {}",
-                    file.display(),
-                    tally.stopped.len(),
-                    opts.max_nodes.unwrap_or(0),
-                    lines.join(", ")
-                ));
-            }
-            let wrong = tally.wrong;
-            if wrong > 0 {
-                anyhow::bail!(
-                    "{wrong} position(s) of {} scored differently from the expected score",
-                    file.display()
-                );
-            }
-            Ok(())
-        }
+        cli::Command::Theory(a) => theory(a),
+        cli::Command::Solve(a) => solve(a),
     }
+}
+
+/// `harness run`: checks the experiment, searches every run (resuming an interrupted run of
+/// the same plan), writes runs.csv and the manifest, then the report.
+fn run(a: cli::RunArgs) -> anyhow::Result<()> {
+    let cli::RunArgs {
+        file,
+        out,
+        jobs,
+        quiet,
+        fresh,
+    } = a;
+    let jobs = usize::from(jobs);
+    let (parsed, src) = config::load(&file)?;
+    let plan = plan::build(&file, &src, &parsed)?;
+    let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
+    // Everything is checked before the folder gets its experiment copy and manifest.
+    runner::validate_plan_in(&plan, &file, &src)?;
+    report::check_layout(
+        &runner::blank_records(&plan),
+        &plan.name,
+        parsed.report.as_ref(),
+        &file,
+        &src,
+    )?;
+    runner::check_table_memory(&plan, jobs)
+        .map_err(|e| runner::place_table_error(e, &file, &src))?;
+    runner::prepare_output(&dir)?;
+    let _lock = runner::lock_output(&dir)?;
+    // An interrupted run of the same plan by the same build: its finished runs are
+    // taken as they are (a partial file of anything else is an error, before the
+    // folder is touched).
+    let header = partial::Header::current(&plan);
+    let done = partial::load(&dir, &header, fresh)?;
+    let resumed = partial::resumable(&plan, &done);
+    if resumed > 0 && !quiet {
+        note(format_args!(
+            "{}: resuming: {resumed} of {} runs were finished by an earlier, interrupted run ({}); {} to search",
+            plan.name,
+            plan.runs.len(),
+            dir.join(partial::FILE).display(),
+            plan.runs.len() - resumed
+        ));
+    }
+    let mut manifest = report::manifest::Manifest::start(
+        &plan.name,
+        &file,
+        &src,
+        parsed.seed,
+        jobs,
+        plan.runs.len(),
+    );
+    manifest.resumed = (resumed > 0).then_some(resumed);
+    // The unfinished manifest first: from here until it is finished, the folder is
+    // marked as a run in progress (`harness plot` refuses it), whatever else it holds.
+    // Then the new experiment's copy, and no report of an earlier run.
+    manifest.write(&dir)?;
+    report::save_experiment(&dir, &src)?;
+    report::remove_report(&dir)?;
+    let opts = runner::RunOptions {
+        jobs,
+        quiet,
+        header: Some(header),
+        done,
+    };
+    let records = runner::run_plan(&plan, &dir, &opts)
+        .map_err(|e| runner::place_table_error(e, &file, &src))?;
+    manifest.finish(records.len());
+    manifest.write(&dir)?;
+    partial::remove(&dir)?;
+    let built = report::build(&dir).map_err(|e| {
+        anyhow::Error::new(e).context(format!(
+            "{} is written, but the report is not; fix the cause (a [report] key: in {}, the copy `harness plot` reads) and run `harness plot {}`",
+            dir.join("runs.csv").display(),
+            dir.join(report::EXPERIMENT_COPY).display(),
+            dir.display()
+        ))
+    })?;
+    let budget = records
+        .iter()
+        .filter(|r| r.status != harness::search::Status::Ok)
+        .count();
+    // A solve that proves another score than the positions file's is a finding (a
+    // table with few key bits, naive-exact bounds) or a fault: never silent.
+    let differ = records
+        .iter()
+        .filter(|r| {
+            r.status == harness::search::Status::Ok
+                && r.run.algorithm == harness::search::Algorithm::Solve
+                && r.run.expected.is_some()
+                && r.run.game.external_score(&r.run.position, r.value) != r.run.expected
+        })
+        .count();
+    if differ > 0 {
+        eprintln!(
+            "warning: {}: {differ} finished solve run(s) proved a score other than the positions file's expected one (runs.csv columns score and expected)",
+            plan.name
+        );
+    }
+    say(format_args!(
+        "{}: {} runs ({} stopped by a budget{}) -> {}\n{}: {} groups, {} charts -> {}\n",
+        plan.name,
+        records.len(),
+        budget,
+        if resumed > 0 {
+            format!(", {resumed} resumed")
+        } else {
+            String::new()
+        },
+        dir.join("runs.csv").display(),
+        plan.name,
+        built.groups,
+        built.charts,
+        dir.join("report.md").display()
+    ))
+}
+
+/// `harness theory`: the Knuth–Moore minimal tree, the full tree and Pearl's R*(b) for each
+/// branching factor and depth.
+fn theory(a: cli::TheoryArgs) -> anyhow::Result<()> {
+    let cli::TheoryArgs {
+        branching,
+        depth,
+        csv,
+    } = a;
+    use harness::report::theory;
+    let bs = theory::parse_int_set(&branching, 2, 1_000_000)
+        .map_err(|e| Error::input(format!("--branching {e}")))?;
+    let ds = theory::parse_int_set(&depth, 1, 1_000)
+        .map_err(|e| Error::input(format!("--depth {e}")))?;
+    const MAX_ROWS: usize = 100_000;
+    let rows = bs.len().saturating_mul(ds.len());
+    if rows > MAX_ROWS {
+        return Err(Error::input(format!(
+            "--branching and --depth: {} × {} = {rows} rows; at most {MAX_ROWS}",
+            bs.len(),
+            ds.len()
+        ))
+        .into());
+    }
+    let rows: Vec<theory::Prediction> = bs
+        .iter()
+        .flat_map(|&b| ds.iter().map(move |&d| theory::predict(b, d as u32)))
+        .collect();
+    say(format_args!("{}", theory::table(&rows, csv)))
+}
+
+/// `harness solve`: every position of a file solved exactly, as CSV on stdout.
+fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
+    let cli::SolveArgs {
+        game,
+        file,
+        weak,
+        width,
+        height,
+        solver,
+        ordering,
+        mib,
+        max_nodes,
+    } = a;
+    use harness::experiment::plan::GameSetup;
+    let input = |m: String| anyhow::Error::new(Error::Input(m));
+    if matches!(game.as_str(), "tictactoe" | "nim") && (width.is_some() || height.is_some()) {
+        return Err(input(format!(
+            "--width/--height set the Connect Four board; --game {game} has none (leave them out)"
+        )));
+    }
+    let setup = match game.as_str() {
+        "connect4" => {
+            let (width, height) = (width.unwrap_or(7), height.unwrap_or(6));
+            harness::games::connect4::Connect4::check_size(width.into(), height.into())
+                .map_err(|e| input(format!("--width/--height: {e}")))?;
+            GameSetup::Connect4 { width, height }
+        }
+        "tictactoe" => GameSetup::TicTacToe {
+            scale: harness::games::tictactoe::Scale::DepthPenalty,
+        },
+        "nim" => GameSetup::Nim { misere: false },
+        other => {
+            return Err(input(format!(
+                "--game `{other}`; allowed: connect4, tictactoe, nim"
+            )))
+        }
+    };
+    let opts =
+        harness::experiment::solve::SolveOptions {
+            weak,
+            techniques: harness::search::solver::Techniques::parse(&solver)
+                .map_err(|e| input(format!("--solver: {e}")))?,
+            ordering: harness::search::Ordering::parse(ordering.as_deref().unwrap_or(
+                if game == "connect4" {
+                    "center-out"
+                } else {
+                    "static"
+                },
+            ))
+            .map_err(|e| input(format!("--ordering: {e}")))?,
+            max_nodes: match max_nodes {
+                Some(0) => return Err(input(
+                    "--max-nodes 0: a solve enters at least one node; allowed: a whole number >= 1"
+                        .into(),
+                )),
+                n => n,
+            },
+            table_entries: mib
+                .map(|m| {
+                    harness::search::tt::entries_from_mib(m, harness::search::Replacement::Always)
+                        .map_err(|e| input(format!("--mib {m}: {e}")))
+                })
+                .transpose()?,
+        };
+    let tally = harness::experiment::solve::run(&setup, &file, &opts, std::io::stdout().lock())?;
+    if !tally.stopped.is_empty() {
+        let lines: Vec<String> = tally.stopped.iter().map(|l| l.to_string()).collect();
+        note(format_args!(
+            "{}: {} position(s) stopped by --max-nodes {} (empty score), line(s) {}",
+            file.display(),
+            tally.stopped.len(),
+            opts.max_nodes.unwrap_or(0),
+            lines.join(", ")
+        ));
+    }
+    let wrong = tally.wrong;
+    if wrong > 0 {
+        anyhow::bail!(
+            "{wrong} position(s) of {} scored differently from the expected score",
+            file.display()
+        );
+    }
+    Ok(())
 }
 
 /// `harness perft`: counts through the same `Game` trait the searches use.
