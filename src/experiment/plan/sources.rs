@@ -2,13 +2,13 @@
 //! random openings, each validated against every setup; with no source at all, the initial
 //! position. Uniform trees take theirs from `trees` instead.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::keys::{fnv1a, mix};
 use super::uniform::uniform_positions;
 use super::{GameSetup, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_RUNS};
 use crate::error::{Error, Result};
-use crate::experiment::config::{at, find_line, read_text, ExperimentFile, GameKind};
+use crate::experiment::config::{at, find_line, read_text, ExperimentFile, GameKind, GameSection};
 use crate::experiment::positions::position_lines;
 
 /// The positions of each setup, in the setups' order: canonical text and the expected score
@@ -24,6 +24,55 @@ pub fn positions(
     setups: &[GameSetup],
 ) -> Result<SetupPositions> {
     let g = &file.game;
+    let trees = tree_count(path, src, g, kinds)?;
+    let listed = listed_positions(path, src, g, kinds)?;
+    let files = read_files(path, src, g)?;
+    // [setup][position]: canonical text and expected score.
+    let mut positions = SetupPositions::new();
+    // Every position of every setup is at least one run: a grid past `MAX_RUNS` is refused
+    // here, before its positions fill the memory (1,000,000 trees for each of 65,000 tree
+    // shapes would be 6.5e10 of them).
+    let too_many = |span: std::ops::Range<usize>, what: &str| {
+        at(
+            path,
+            src,
+            span,
+            format!(
+                "[game] {what} × {} game setups (one per combination of the list-valued [game] keys) make more than {MAX_RUNS} runs, the most one experiment holds; split it into several experiments",
+                setups.len()
+            ),
+        )
+    };
+    let mut total = 0usize;
+    for setup in setups {
+        if let GameSetup::Uniform { spec } = setup {
+            if total + trees > MAX_RUNS {
+                let span = g.trees.as_ref().map_or(g.kind.span(), |t| t.span());
+                return Err(too_many(span, &format!("trees = {trees}")));
+            }
+            total += trees;
+            positions.push(
+                uniform_positions(spec, file.seed, trees)
+                    .into_iter()
+                    .map(|p| (p, None))
+                    .collect(),
+            );
+            continue;
+        }
+        let row = setup_positions(path, src, file, setup, &listed, &files)?;
+        total += row.len();
+        if total > MAX_RUNS {
+            let span = find_line(src, &|t: &str| t.starts_with("[game]")).unwrap_or(0);
+            return Err(too_many(span..span, &format!("{} positions", row.len())));
+        }
+        positions.push(row);
+    }
+    Ok(positions)
+}
+
+/// The number of uniform trees (`trees`, default 1); uniform trees take no other position
+/// source.
+fn tree_count(path: &Path, src: &str, g: &GameSection, kinds: &[GameKind]) -> Result<usize> {
     // Uniform trees are chosen by `trees`, not `positions`.
     let trees = match &g.trees {
         Some(t) if !(1..=1_000_000).contains(t.get_ref()) => {
@@ -61,7 +110,17 @@ pub fn positions(
             ));
         }
     }
+    Ok(trees)
+}
 
+/// The positions `positions` lists, each with its span; with no position source at all, the
+/// initial position.
+fn listed_positions(
+    path: &Path,
+    src: &str,
+    g: &GameSection,
+    kinds: &[GameKind],
+) -> Result<Vec<(String, std::ops::Range<usize>)>> {
     // Positions: the explicit list, then the file's lines, then the random openings, each
     // validated against every setup. With no source at all, the initial position.
     let mut position_texts: Vec<(String, std::ops::Range<usize>)> = Vec::new();
@@ -84,6 +143,11 @@ pub fn positions(
         }
         position_texts.push(("start".to_string(), g.kind.span()));
     }
+    Ok(position_texts)
+}
+
+/// The text of every positions file, each with its path (relative to the experiment file).
+fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<(PathBuf, String)>> {
     let mut file_texts = Vec::new();
     if let Some(f) = &g.positions_file {
         for rel in f.get_ref().values() {
@@ -118,101 +182,76 @@ pub fn positions(
             file_texts.push((full, text));
         }
     }
-    // [setup][position]: canonical text and expected score.
-    let mut positions: Vec<Vec<(String, Option<i32>)>> = Vec::new();
-    // Every position of every setup is at least one run: a grid past `MAX_RUNS` is refused
-    // here, before its positions fill the memory (1,000,000 trees for each of 65,000 tree
-    // shapes would be 6.5e10 of them).
-    let too_many = |span: std::ops::Range<usize>, what: &str| {
-        at(
-            path,
-            src,
-            span,
-            format!(
-                "[game] {what} × {} game setups (one per combination of the list-valued [game] keys) make more than {MAX_RUNS} runs, the most one experiment holds; split it into several experiments",
-                setups.len()
-            ),
-        )
-    };
-    let mut total = 0usize;
-    for setup in setups {
-        if let GameSetup::Uniform { spec } = setup {
-            if total + trees > MAX_RUNS {
-                let span = g.trees.as_ref().map_or(g.kind.span(), |t| t.span());
-                return Err(too_many(span, &format!("trees = {trees}")));
-            }
-            total += trees;
-            positions.push(
-                uniform_positions(spec, file.seed, trees)
-                    .into_iter()
-                    .map(|p| (p, None))
-                    .collect(),
-            );
-            continue;
-        }
-        let mut row = Vec::new();
-        for (text, span) in &position_texts {
-            let canon = setup.canonical_position(text).map_err(|e| {
-                at(
-                    path,
-                    src,
-                    span.clone(),
-                    format!("[game] positions: {} position: {e}", setup.kind().name()),
-                )
-            })?;
-            row.push((canon, None));
-        }
-        for (full, text) in &file_texts {
-            for (line_no, line) in position_lines(text) {
-                let parsed = setup.parse_line(line).map_err(|e| {
-                    Error::input(format!(
-                        "{}:{line_no}: {} position: {e}",
-                        full.display(),
-                        setup.kind().name()
-                    ))
-                })?;
-                row.push(parsed);
-            }
-        }
-        if let Some(r) = &g.random_openings {
-            let ro = r.get_ref();
-            if !(1..=MAX_OPENINGS).contains(&ro.count) {
-                return Err(at(
-                    path,
-                    src,
-                    r.span(),
-                    format!(
-                        "[game] random_openings: count = {}; it must be from 1 to {MAX_OPENINGS}",
-                        ro.count
-                    ),
-                ));
-            }
-            if ro.plies > MAX_OPENING_PLIES {
-                return Err(at(
-                    path,
-                    src,
-                    r.span(),
-                    format!(
-                        "[game] random_openings: plies = {}; it must be from 0 to {MAX_OPENING_PLIES}",
-                        ro.plies
-                    ),
-                ));
-            }
-            let mut key = format!("random_openings;game={}", setup.kind().name());
-            for (k, v) in setup.options() {
-                key.push_str(&format!(";{k}={v}"));
-            }
-            let openings = setup
-                .random_openings(ro.count, ro.plies, mix(file.seed, fnv1a(&key)))
-                .map_err(|e| at(path, src, r.span(), format!("[game] {e}")))?;
-            row.extend(openings.into_iter().map(|o| (o, None)));
-        }
-        total += row.len();
-        if total > MAX_RUNS {
-            let span = find_line(src, &|t: &str| t.starts_with("[game]")).unwrap_or(0);
-            return Err(too_many(span..span, &format!("{} positions", row.len())));
-        }
-        positions.push(row);
+    Ok(file_texts)
+}
+
+/// The positions of one setup (not a uniform tree's): the listed ones, then the files' lines,
+/// then the random openings, each checked against the setup, in canonical notation.
+fn setup_positions(
+    path: &Path,
+    src: &str,
+    file: &ExperimentFile,
+    setup: &GameSetup,
+    listed: &[(String, std::ops::Range<usize>)],
+    files: &[(PathBuf, String)],
+) -> Result<Vec<(String, Option<i32>)>> {
+    let g = &file.game;
+    let mut row = Vec::new();
+    for (text, span) in listed {
+        let canon = setup.canonical_position(text).map_err(|e| {
+            at(
+                path,
+                src,
+                span.clone(),
+                format!("[game] positions: {} position: {e}", setup.kind().name()),
+            )
+        })?;
+        row.push((canon, None));
     }
-    Ok(positions)
+    for (full, text) in files {
+        for (line_no, line) in position_lines(text) {
+            let parsed = setup.parse_line(line).map_err(|e| {
+                Error::input(format!(
+                    "{}:{line_no}: {} position: {e}",
+                    full.display(),
+                    setup.kind().name()
+                ))
+            })?;
+            row.push(parsed);
+        }
+    }
+    if let Some(r) = &g.random_openings {
+        let ro = r.get_ref();
+        if !(1..=MAX_OPENINGS).contains(&ro.count) {
+            return Err(at(
+                path,
+                src,
+                r.span(),
+                format!(
+                    "[game] random_openings: count = {}; it must be from 1 to {MAX_OPENINGS}",
+                    ro.count
+                ),
+            ));
+        }
+        if ro.plies > MAX_OPENING_PLIES {
+            return Err(at(
+                path,
+                src,
+                r.span(),
+                format!(
+                    "[game] random_openings: plies = {}; it must be from 0 to {MAX_OPENING_PLIES}",
+                    ro.plies
+                ),
+            ));
+        }
+        let mut key = format!("random_openings;game={}", setup.kind().name());
+        for (k, v) in setup.options() {
+            key.push_str(&format!(";{k}={v}"));
+        }
+        let openings = setup
+            .random_openings(ro.count, ro.plies, mix(file.seed, fnv1a(&key)))
+            .map_err(|e| at(path, src, r.span(), format!("[game] {e}")))?;
+        row.extend(openings.into_iter().map(|o| (o, None)));
+    }
+    Ok(row)
 }
