@@ -14,8 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::experiment::config::{self, ChartKind, ReportSection, TheoryKind};
+use crate::experiment::config::{self, ChartKind, ExperimentFile, ReportSection, TheoryKind};
 use charts::Layout;
+use table::Table;
 
 /// The copy of the experiment file that `harness run` keeps in the results folder.
 pub const EXPERIMENT_COPY: &str = "experiment.toml";
@@ -439,25 +440,7 @@ pub fn build(dir: &Path) -> Result<Built> {
     check_output_names(dir)?;
     // 1. Inputs.
     let mf = manifest::Manifest::read(dir)?;
-    // The manifest is rewritten with its end time only after runs.csv is in place, so a
-    // manifest without one means runs.csv, if there is one, is not that run's.
-    if let Some(m) = mf.as_ref().filter(|m| m.finished.is_none()) {
-        let runs = if dir.join("runs.csv").exists() {
-            "so runs.csv is from an earlier run"
-        } else {
-            "and wrote no runs.csv"
-        };
-        let partial = if dir.join("runs.csv.partial").exists() {
-            " (a rerun of the same experiment by the same build resumes from the runs the last one finished, kept in runs.csv.partial)"
-        } else {
-            ""
-        };
-        return Err(Error::input(format!(
-            "{}: the last `harness run` into this folder (started {}) did not finish, {runs}; rerun the experiment{partial}",
-            dir.display(),
-            m.started
-        )));
-    }
+    check_finished(dir, mf.as_ref())?;
     let t = table::read_runs(&dir.join("runs.csv"))?;
     check_writable(dir)?;
     let exp_path = dir.join(EXPERIMENT_COPY);
@@ -467,58 +450,9 @@ pub fn build(dir: &Path) -> Result<Built> {
     } else {
         (None, String::new())
     };
-    // A run that stopped before writing runs.csv leaves the new experiment's copy beside the
-    // old runs.csv: refuse to mix them.
-    if let (Some(e), Some(c)) = (&exp, t.col("experiment")) {
-        let ran = t.rows[0][c].as_str();
-        if ran != e.name.get_ref() {
-            return Err(Error::input(format!(
-                "{}: runs.csv holds experiment `{ran}`, but {} is experiment `{}` (a run into this folder did not finish?); rerun the experiment or restore its experiment.toml",
-                dir.display(),
-                exp_path.display(),
-                e.name.get_ref()
-            )));
-        }
-    }
-    // The same for manifest.json, whose environment report.md shows.
-    if let (Some(m), Some(c)) = (&mf, t.col("experiment")) {
-        let ran = t.rows[0][c].as_str();
-        if ran != m.experiment {
-            return Err(Error::input(format!(
-                "{}: runs.csv holds experiment `{ran}`, but {} is of experiment `{}`; rerun the experiment or restore its manifest.json",
-                dir.display(),
-                dir.join(manifest::FILE).display(),
-                m.experiment
-            )));
-        }
-    }
+    check_same_experiment(dir, &t, exp.as_ref(), &exp_path, mf.as_ref())?;
     let s = summary::summarize(&t);
-    let mut layout = resolve_layout(
-        exp.as_ref().and_then(|e| e.report.as_ref()),
-        &s,
-        &exp_path,
-        &src,
-    )?;
-    // Categories, series and facets in the order the experiment file lists their values.
-    if let Some(e) = &exp {
-        layout.order = e.listed_values();
-    }
-    // `depth = "full"` (the run key says so): depth is the plies left to the end of each
-    // position, not a search parameter.
-    layout.full_depth = t.col("run_key").is_some_and(|k| {
-        t.rows
-            .iter()
-            .all(|r| r[k].split(';').any(|part| part == "depth=full"))
-    });
-    // One game and no title of the experiment's own: the game names the charts.
-    if layout.title.is_none() {
-        if let Some(g) = t.col("game") {
-            let first = t.rows.first().map(|r| r[g].as_str());
-            if t.rows.iter().all(|r| Some(r[g].as_str()) == first) {
-                layout.title = first.and_then(crate::games::display_name).map(String::from);
-            }
-        }
-    }
+    let layout = layout_for(&t, &s, exp.as_ref(), &exp_path, &src)?;
 
     // 2. Outputs, in memory where possible.
     let summary_csv = summary::to_csv(&s);
@@ -560,10 +494,121 @@ pub fn build(dir: &Path) -> Result<Built> {
         .collect::<Result<Vec<_>>>()?;
 
     // 3. Write, each file through a temporary name.
+    let files = write_outputs(dir, &charts, &svgs, &pngs, &summary_csv, &md)?;
+    Ok(Built {
+        files,
+        charts: charts.len(),
+        groups: s.groups.len(),
+    })
+}
+
+/// Refuses a folder whose last `harness run` did not finish. The manifest is rewritten with its
+/// end time only after runs.csv is in place, so a manifest without one means runs.csv, if
+/// there is one, is not that run's.
+fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
+    if let Some(m) = mf.filter(|m| m.finished.is_none()) {
+        let runs = if dir.join("runs.csv").exists() {
+            "so runs.csv is from an earlier run"
+        } else {
+            "and wrote no runs.csv"
+        };
+        let partial = if dir.join("runs.csv.partial").exists() {
+            " (a rerun of the same experiment by the same build resumes from the runs the last one finished, kept in runs.csv.partial)"
+        } else {
+            ""
+        };
+        return Err(Error::input(format!(
+            "{}: the last `harness run` into this folder (started {}) did not finish, {runs}; rerun the experiment{partial}",
+            dir.display(),
+            m.started
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a runs.csv of another experiment than the folder's experiment.toml or manifest.json
+/// (a run that stopped before writing runs.csv leaves the new experiment's copy beside the old
+/// runs.csv).
+fn check_same_experiment(
+    dir: &Path,
+    t: &Table,
+    exp: Option<&ExperimentFile>,
+    exp_path: &Path,
+    mf: Option<&manifest::Manifest>,
+) -> Result<()> {
+    if let (Some(e), Some(c)) = (exp, t.col("experiment")) {
+        let ran = t.rows[0][c].as_str();
+        if ran != e.name.get_ref() {
+            return Err(Error::input(format!(
+                "{}: runs.csv holds experiment `{ran}`, but {} is experiment `{}` (a run into this folder did not finish?); rerun the experiment or restore its experiment.toml",
+                dir.display(),
+                exp_path.display(),
+                e.name.get_ref()
+            )));
+        }
+    }
+    // The same for manifest.json, whose environment report.md shows.
+    if let (Some(m), Some(c)) = (mf, t.col("experiment")) {
+        let ran = t.rows[0][c].as_str();
+        if ran != m.experiment {
+            return Err(Error::input(format!(
+                "{}: runs.csv holds experiment `{ran}`, but {} is of experiment `{}`; rerun the experiment or restore its manifest.json",
+                dir.display(),
+                dir.join(manifest::FILE).display(),
+                m.experiment
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The charts' layout: `[report]` resolved against the summary, with what runs.csv and the
+/// experiment file tell (the listed order of values, searches to the end, the game's name).
+fn layout_for(
+    t: &Table,
+    s: &summary::Summary,
+    exp: Option<&ExperimentFile>,
+    exp_path: &Path,
+    src: &str,
+) -> Result<Layout> {
+    let mut layout = resolve_layout(exp.and_then(|e| e.report.as_ref()), s, exp_path, src)?;
+    // Categories, series and facets in the order the experiment file lists their values.
+    if let Some(e) = exp {
+        layout.order = e.listed_values();
+    }
+    // `depth = "full"` (the run key says so): depth is the plies left to the end of each
+    // position, not a search parameter.
+    layout.full_depth = t.col("run_key").is_some_and(|k| {
+        t.rows
+            .iter()
+            .all(|r| r[k].split(';').any(|part| part == "depth=full"))
+    });
+    // One game and no title of the experiment's own: the game names the charts.
+    if layout.title.is_none() {
+        if let Some(g) = t.col("game") {
+            let first = t.rows.first().map(|r| r[g].as_str());
+            if t.rows.iter().all(|r| Some(r[g].as_str()) == first) {
+                layout.title = first.and_then(crate::games::display_name).map(String::from);
+            }
+        }
+    }
+    Ok(layout)
+}
+
+/// Writes the charts, summary.csv and report.md, each through a temporary name, and removes
+/// the charts of an earlier layout that this one no longer draws; returns the files written.
+fn write_outputs(
+    dir: &Path,
+    charts: &[charts::Chart],
+    svgs: &[String],
+    pngs: &[Vec<u8>],
+    summary_csv: &[u8],
+    md: &str,
+) -> Result<Vec<PathBuf>> {
     let chart_dir = dir.join("charts");
     std::fs::create_dir_all(&chart_dir).map_err(io(&chart_dir))?;
     let mut files = Vec::new();
-    for ((c, svg), png) in charts.iter().zip(&svgs).zip(&pngs) {
+    for ((c, svg), png) in charts.iter().zip(svgs).zip(pngs) {
         let p = chart_dir.join(format!("{}.svg", c.stem));
         csv::write_atomic(&p, svg.as_bytes())?;
         files.push(p);
@@ -583,16 +628,12 @@ pub fn build(dir: &Path) -> Result<Built> {
         }
     }
     let p = dir.join("summary.csv");
-    csv::write_atomic(&p, &summary_csv)?;
+    csv::write_atomic(&p, summary_csv)?;
     files.push(p);
     let p = dir.join("report.md");
     csv::write_atomic(&p, md.as_bytes())?;
     files.push(p);
-    Ok(Built {
-        files,
-        charts: charts.len(),
-        groups: s.groups.len(),
-    })
+    Ok(files)
 }
 
 #[cfg(test)]
