@@ -101,6 +101,18 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     let jobs = usize::from(jobs);
     let (parsed, src) = config::load(&file)?;
     let plan = plan::build(&file, &src, &parsed)?;
+    let repeated = plan.repeated_positions();
+    if !repeated.is_empty() {
+        const SHOWN: usize = 5;
+        let more = repeated.len().saturating_sub(SHOWN);
+        note(format_args!(
+            "warning: {}: {} position(s) searched under more than one position_id, each of which counts in the statistics as a position of its own: {}{}",
+            plan.name,
+            repeated.len(),
+            repeated[..repeated.len().min(SHOWN)].join("; "),
+            if more > 0 { format!("; and {more} more") } else { String::new() }
+        ));
+    }
     let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
     // Everything is checked before the folder gets its experiment copy and manifest.
     runner::validate_plan_in(&plan, &file, &src)?;

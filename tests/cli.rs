@@ -1099,3 +1099,39 @@ fn solve_runs_scoring_other_than_expected_are_reported() {
         [("18".into(), "17".into()), ("18".into(), "18".into())]
     );
 }
+
+/// A position listed twice (here also in another spelling) is searched under each of its
+/// `position_id`s and weighs more in the statistics: the run warns, naming the ids, and
+/// still runs; distinct positions draw no warning.
+#[test]
+fn a_position_listed_twice_is_warned_about() {
+    let run = |positions: &str| {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("exp.toml");
+        let text = format!(
+            "name = \"dup\"\n[game]\nkind = \"tictactoe\"\npositions = [{positions}]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n"
+        );
+        std::fs::write(&file, text).unwrap();
+        let out = harness()
+            .args(["run", "--quiet", "--out"])
+            .arg(tmp.path().join("out"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let rows = std::fs::read_to_string(tmp.path().join("out/runs.csv"))
+            .unwrap()
+            .lines()
+            .count();
+        (String::from_utf8(out.stderr).unwrap(), rows)
+    };
+    let (err, rows) = run("\"x........\", \"start\", \"X........\"");
+    assert_eq!(rows, 4, "a header and three runs");
+    assert!(
+        err.contains("warning: dup: 1 position(s) searched under more than one position_id")
+            && err.contains("tictactoe scale=win-loss: `x........` is position_id 0, 2"),
+        "{err}"
+    );
+    let (err, _) = run("\"x........\", \"start\"");
+    assert!(!err.contains("warning"), "{err}");
+}

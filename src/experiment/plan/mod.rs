@@ -75,6 +75,33 @@ pub struct Plan {
     pub runs: Vec<Run>,
 }
 
+impl Plan {
+    /// Positions searched under more than one `position_id` in a game setup (listed twice, or a
+    /// positions-file line equal to a listed position or a random opening), as text naming
+    /// the setup, the position and its ids. Each id counts in the statistics as a position of
+    /// its own, so a repeat weighs that position double: `harness run` warns.
+    pub fn repeated_positions(&self) -> Vec<String> {
+        let mut ids: std::collections::BTreeMap<(String, &str), std::collections::BTreeSet<usize>> =
+            std::collections::BTreeMap::new();
+        for r in &self.runs {
+            let mut setup = r.game.kind().name().to_string();
+            for (k, v) in r.game.options() {
+                setup.push_str(&format!(" {k}={v}"));
+            }
+            ids.entry((setup, r.position.as_str()))
+                .or_default()
+                .insert(r.position_id);
+        }
+        ids.into_iter()
+            .filter(|(_, v)| v.len() > 1)
+            .map(|((setup, position), v)| {
+                let v: Vec<String> = v.iter().map(|i| i.to_string()).collect();
+                format!("{setup}: `{position}` is position_id {}", v.join(", "))
+            })
+            .collect()
+    }
+}
+
 /// Validates the file and expands its grid.
 pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     let name = file.name.get_ref().trim().to_string();
