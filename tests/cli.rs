@@ -435,6 +435,16 @@ fn unwritable_output_directory() {
     }
 }
 
+/// `harness run --quiet --out OUT FILE`, whatever its outcome.
+fn run_file(file: &Path, out: &Path) -> std::process::Output {
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(out)
+        .arg(file)
+        .output()
+        .unwrap()
+}
+
 /// Runs `harness run` on the experiment `text`, which must succeed; the results are in the
 /// returned folder's `out`.
 fn good_run(text: &str) -> tempfile::TempDir {
@@ -568,12 +578,7 @@ fn output_names_taken_by_the_wrong_kind_of_entry_are_input_errors() {
         } else {
             std::fs::write(out_dir.join(name), "").unwrap();
         }
-        let out = harness()
-            .args(["run", "--quiet", "--out"])
-            .arg(&out_dir)
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = run_file(&file, &out_dir);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{name}: {err}");
         assert!(err.contains(name) && err.contains("--out"), "{name}: {err}");
@@ -1072,12 +1077,7 @@ fn solve_runs_scoring_other_than_expected_are_reported() {
         "name = \"w\"\n[game]\nkind = \"connect4\"\npositions_file = \"pos.txt\"\n[search]\nalgorithm = \"solve\"\nordering = \"center-out\"\n",
     )
     .unwrap();
-    let out = harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&file)
-        .output()
-        .unwrap();
+    let out = run_file(&file, &tmp.path().join("out"));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(
@@ -1112,12 +1112,7 @@ fn a_position_listed_twice_is_warned_about() {
             "name = \"dup\"\n[game]\nkind = \"tictactoe\"\npositions = [{positions}]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n"
         );
         std::fs::write(&file, text).unwrap();
-        let out = harness()
-            .args(["run", "--quiet", "--out"])
-            .arg(tmp.path().join("out"))
-            .arg(&file)
-            .output()
-            .unwrap();
+        let out = run_file(&file, &tmp.path().join("out"));
         assert!(out.status.success());
         let rows = std::fs::read_to_string(tmp.path().join("out/runs.csv"))
             .unwrap()
