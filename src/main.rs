@@ -227,12 +227,12 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
 /// `harness theory`: the Knuth–Moore minimal tree, the full tree and Pearl's R*(b) for each
 /// branching factor and depth.
 fn theory(a: cli::TheoryArgs) -> anyhow::Result<()> {
+    use harness::report::theory;
     let cli::TheoryArgs {
         branching,
         depth,
         csv,
     } = a;
-    use harness::report::theory;
     let bs = theory::parse_int_set(&branching, 2, 1_000_000)
         .map_err(|e| Error::input(format!("--branching {e}")))?;
     let ds = theory::parse_int_set(&depth, 1, 1_000)
@@ -256,6 +256,7 @@ fn theory(a: cli::TheoryArgs) -> anyhow::Result<()> {
 
 /// `harness solve`: every position of a file solved exactly, as CSV on stdout.
 fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
+    use harness::experiment::plan::GameSetup;
     let cli::SolveArgs {
         game,
         file,
@@ -267,7 +268,6 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
         mib,
         max_nodes,
     } = a;
-    use harness::experiment::plan::GameSetup;
     let input = |m: String| anyhow::Error::new(Error::Input(m));
     if matches!(game.as_str(), "tictactoe" | "nim") && (width.is_some() || height.is_some()) {
         return Err(input(format!(

@@ -60,7 +60,7 @@ pub fn render(i: &Inputs) -> String {
         budget
     );
     configuration(&mut m, i);
-    charts(&mut m, i, budget);
+    chart_sections(&mut m, i, budget);
     measured_vs_predicted(&mut m, i);
     environment(&mut m, i);
     statistics(&mut m);
@@ -104,7 +104,7 @@ fn configuration(m: &mut String, i: &Inputs) {
 
 /// Every chart with the figures behind it, and what was not drawn (`budget`: the runs a budget
 /// stopped).
-fn charts(m: &mut String, i: &Inputs, budget: usize) {
+fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
     let _ = writeln!(m, "## Charts\n");
     let theory_lines = i
         .charts
@@ -147,7 +147,7 @@ fn charts(m: &mut String, i: &Inputs, budget: usize) {
         );
     }
     for c in i.charts {
-        chart(m, i, c);
+        chart_section(m, i, c);
     }
     if !i.skipped.is_empty() {
         let _ = writeln!(m, "Not drawn:\n");
@@ -159,7 +159,7 @@ fn charts(m: &mut String, i: &Inputs, budget: usize) {
 }
 
 /// One chart: its picture, and a table of its points and lines.
-fn chart(m: &mut String, i: &Inputs, c: &Chart) {
+fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     let _ = writeln!(m, "### {}", cell(&c.title));
     if !c.facet.is_empty() {
         let _ = writeln!(m, "\n{}", cell(&c.facet));

@@ -288,30 +288,28 @@ impl SearchGrid {
                                 for &tie_break in &a.ties {
                                     for &iterative in &a.iteratives {
                                         for &tt in &a.tables {
-                                            let mut run = Run {
-                                                key: String::new(),
-                                                seed: 0,
-                                                game: setup.clone(),
-                                                position_id,
-                                                position: position.clone(),
-                                                algorithm: a.algorithm,
-                                                variant,
-                                                depth,
-                                                ordering: ordering.clone(),
-                                                tie_break,
-                                                rep: 0,
-                                                max_nodes: self.max_nodes,
-                                                max_seconds: self.max_seconds,
-                                                quiescence: Quiescence::off(),
-                                                tt,
-                                                iterative,
-                                                reference: self.reference,
-                                                solver: a.solver,
-                                                expected: *expected,
-                                            };
-                                            for &q in &a.quiescences {
-                                                run.quiescence = q;
-                                                runs.add(&mut run)?;
+                                            for &quiescence in &a.quiescences {
+                                                runs.add(Run {
+                                                    key: String::new(),
+                                                    seed: 0,
+                                                    game: setup.clone(),
+                                                    position_id,
+                                                    position: position.clone(),
+                                                    algorithm: a.algorithm,
+                                                    variant,
+                                                    depth,
+                                                    ordering: ordering.clone(),
+                                                    tie_break,
+                                                    rep: 0,
+                                                    max_nodes: self.max_nodes,
+                                                    max_seconds: self.max_seconds,
+                                                    quiescence,
+                                                    tt,
+                                                    iterative,
+                                                    reference: self.reference,
+                                                    solver: a.solver,
+                                                    expected: *expected,
+                                                })?;
                                             }
                                         }
                                     }
@@ -326,7 +324,8 @@ impl SearchGrid {
     }
 }
 
-/// What the runs of one algorithm (with one set of the solver's techniques) vary over.
+/// What the runs of one algorithm (with one set of the solver's techniques) vary over, besides
+/// the orderings, which every algorithm takes alike (`SearchGrid::orderings`).
 struct Axes {
     algorithm: Algorithm,
     solver: Option<Techniques>,
@@ -351,12 +350,12 @@ struct Runs<'a> {
 impl Runs<'_> {
     /// Adds `run`, repeated `reps` times if it uses randomness, with its key and seed; a run
     /// whose key is already there is not added again.
-    fn add(&mut self, run: &mut Run) -> Result<()> {
+    fn add(&mut self, mut run: Run) -> Result<()> {
         let n = if run.uses_randomness() { self.reps } else { 1 };
         for rep in 0..n {
             run.rep = rep;
-            run.key = run_key(run, self.width);
-            run.seed = mix(self.seed, fnv1a(&seed_key(run, self.width)));
+            run.key = run_key(&run, self.width);
+            run.seed = mix(self.seed, fnv1a(&seed_key(&run, self.width)));
             if self.seen.insert(run.key.clone()) {
                 if self.runs.len() == MAX_RUNS {
                     return Err(Error::input(format!(

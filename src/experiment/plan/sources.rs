@@ -121,8 +121,6 @@ fn listed_positions(
     g: &GameSection,
     kinds: &[GameKind],
 ) -> Result<Vec<(String, std::ops::Range<usize>)>> {
-    // Positions: the explicit list, then the file's lines, then the random openings, each
-    // validated against every setup. With no source at all, the initial position.
     let mut position_texts: Vec<(String, std::ops::Range<usize>)> = Vec::new();
     if let Some(p) = &g.positions {
         if p.get_ref().is_empty() {
@@ -146,7 +144,8 @@ fn listed_positions(
     Ok(position_texts)
 }
 
-/// The text of every positions file, each with its path (relative to the experiment file).
+/// The text of every positions file, each with its path (`positions_file` joined to the
+/// experiment file's folder, as error messages name it).
 fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<(PathBuf, String)>> {
     let mut file_texts = Vec::new();
     if let Some(f) = &g.positions_file {

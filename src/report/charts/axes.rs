@@ -1,5 +1,6 @@
-//! Axes: the canvas's height, category labels written vertically, log-scale ticks and tick
-//! text.
+//! Axes: where they run ([`Frame`]: the x and y ranges, with room for series set side by
+//! side, whiskers and budget marks), the canvas's height, category labels written vertically,
+//! log-scale ticks and tick text.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;

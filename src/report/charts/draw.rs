@@ -8,22 +8,11 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use super::axes::{log_ticks, log_x_ticks, plot_height, si, vertical_labels, x_label_area, Frame};
 use super::legend::draw_legend;
 use super::plan::{Chart, Point, Series};
-use super::style::{color, dashed_style, draw_marker, AXIS_PX, TICK_PX, TITLE_PX, WIDTH};
+use super::style::{
+    budget_element, color, dashed_style, draw_marker, AXIS_PX, TICK_PX, TITLE_PX, WIDTH,
+};
 use super::FAMILY;
 use crate::experiment::config::ChartKind;
-
-/// The budget mark at data point `$at`: a floor bar with an arrow rising from it (the mean is
-/// a lower bound). No series marker (circle, triangle, square, diamond, filled or hollow) has
-/// this shape, so a budget point is never read as a series' own point.
-macro_rules! budget_element {
-    ($at:expr, $col:expr) => {{
-        let st = $col.stroke_width(3);
-        EmptyElement::at($at)
-            + PathElement::new(vec![(-12, 0), (12, 0)], $col.stroke_width(4))
-            + PathElement::new(vec![(0, 0), (0, -34)], st)
-            + PathElement::new(vec![(-8, -25), (0, -35), (8, -25)], st)
-    }};
-}
 
 /// Draws `c` on `root` (WIDTH x canvas_height).
 pub fn draw<DB: DrawingBackend>(
@@ -140,14 +129,15 @@ pub fn draw<DB: DrawingBackend>(
             for (i, s) in c.series.iter().enumerate() {
                 let col = color(s.style);
                 let d = dodge(i);
-                // The line joins measured points only: not across categories, and not to a
-                // point whose group hit a budget (a lower bound).
+                // The markers of the measured points (a budget point gets its own mark).
                 let pts: Vec<(f64, f64)> = s
                     .points
                     .iter()
                     .filter(|p| !p.budget)
                     .map(|p| (shift(p.x, d), p.y))
                     .collect();
+                // The line joins measured points only: not across categories, and not to a
+                // point whose group hit a budget (a lower bound).
                 if c.categories.is_none() {
                     for run in joined(&s.points, |x| shift(x, d)) {
                         $chart
@@ -207,7 +197,7 @@ pub fn draw<DB: DrawingBackend>(
             }
             for (i, s) in c.theory.iter().enumerate() {
                 let (col, (dash, gap)) = dashed_style(i);
-                let pts = theory_line(c, s, x0, x1);
+                let pts = dashed_points(c, s, x0, x1);
                 $chart
                     .draw_series(DashedLineSeries::new(
                         pts,
@@ -316,7 +306,7 @@ fn draw_title<DB: DrawingBackend>(
 /// ratio-1 line) runs across the x range [x0, x1], and flat stretches keep only their ends (a
 /// thick dashed polyline bends at every point, and a bend between two flat segments draws a
 /// notch).
-fn theory_line(c: &Chart, s: &Series, x0: f64, x1: f64) -> Vec<(f64, f64)> {
+fn dashed_points(c: &Chart, s: &Series, x0: f64, x1: f64) -> Vec<(f64, f64)> {
     let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
     if pts.len() == 1 || c.kind == ChartKind::RatioToMinimal {
         // A single point (or the ratio-1 line): draw it across the x range.
@@ -325,19 +315,14 @@ fn theory_line(c: &Chart, s: &Series, x0: f64, x1: f64) -> Vec<(f64, f64)> {
             pts = vec![(x0, y), (x1, y)];
         }
     }
-    // A thick dashed polyline bends at every point, and a bend between two flat
-    // segments draws a notch: flat runs keep only their ends.
     let flat = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
-    let all = pts.clone();
-    pts = all
-        .iter()
+    pts.iter()
         .enumerate()
         .filter(|&(k, p)| {
-            k == 0 || k + 1 == all.len() || !(flat(all[k - 1].1, p.1) && flat(p.1, all[k + 1].1))
+            k == 0 || k + 1 == pts.len() || !(flat(pts[k - 1].1, p.1) && flat(p.1, pts[k + 1].1))
         })
         .map(|(_, p)| *p)
-        .collect();
-    pts
+        .collect()
 }
 
 /// The stretches of consecutive measured points, budget points breaking them, each of two

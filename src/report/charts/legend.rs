@@ -6,7 +6,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::plan::Chart;
-use super::style::{color, dashed_style, legend_marker, LEGEND_PX, LEGEND_ROW, SWATCH, WIDTH};
+use super::style::{
+    budget_mark, color, dashed_style, legend_marker, LEGEND_PX, LEGEND_ROW, SWATCH, WIDTH,
+};
 use super::FAMILY;
 
 pub(super) struct LegendEntry {
@@ -132,30 +134,6 @@ pub(super) fn legend_layout<DB: DrawingBackend>(
             cells,
         };
     }
-}
-
-/// The budget mark in the legend, centred at `at`.
-pub(super) fn budget_mark<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    at: (i32, i32),
-    col: RGBColor,
-) -> std::result::Result<(), String> {
-    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let st = col.stroke_width(3);
-    let (x, y) = at;
-    area.draw(&PathElement::new(
-        vec![(x - 10, y + 10), (x + 10, y + 10)],
-        col.stroke_width(4),
-    ))
-    .map_err(e)?;
-    area.draw(&PathElement::new(vec![(x, y + 10), (x, y - 19)], st))
-        .map_err(e)?;
-    area.draw(&PathElement::new(
-        vec![(x - 6, y - 13), (x, y - 20), (x + 6, y - 13)],
-        st,
-    ))
-    .map_err(e)?;
-    Ok(())
 }
 
 /// Draws `c`'s legend in `legend`, the area below the plot (`root`: the whole canvas, whose

@@ -44,7 +44,7 @@ use axes::canvas_height;
 
 /// The embedded font (DejaVu Sans; licence in assets/fonts/DejaVuSans-LICENSE.txt).
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
-pub(super) const FAMILY: &str = "sans-serif";
+const FAMILY: &str = "sans-serif";
 
 /// Registers the embedded font as plotters' `sans-serif` (idempotent).
 pub fn register_font() -> Result<()> {

@@ -485,6 +485,7 @@ fn chart_for(
     let y_of = |g: &Group| group_point(s, layout, kind, g);
     // On a table-size axis, runs without a table (empty size) become a dashed reference line.
     let no_table = |g: &Group| kind == ChartKind::NodesVsTable && g.param(s, x) == Some("");
+    // The x values of this facet's points, in listed order.
     let mut xs: Vec<String> = groups
         .iter()
         .filter(|g| !no_table(g) && y_of(g).is_some())
@@ -594,8 +595,7 @@ fn chart_for(
     for q in &mut series {
         q.points.sort_by(|a, b| a.x.total_cmp(&b.x));
     }
-    // Theory lines, keyed by the series label when the theory differs between series at the
-    // same x, else one line for the chart.
+    // Theory lines (`theory_lines`), then the no-table reference lines, then the ratio-1 line.
     let mut theory: Vec<Series> = Vec::new();
     let wanted = |t: TheoryKind| layout.theory.contains(&t);
     // Where b is fitted (the uniform tree as big as minimax's), the legend says so: such a
@@ -636,7 +636,7 @@ fn chart_for(
         if !wanted(tk) {
             continue;
         }
-        theory.extend(theory_line(s, groups, x, series_cols, tk, name, &xpos));
+        theory.extend(theory_lines(s, groups, x, series_cols, tk, name, &xpos));
     }
     reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
     theory.extend(reference);
@@ -756,7 +756,7 @@ fn group_point(
 /// The theory line `tk` of a chart, named `name`: one line when the groups at each x agree on
 /// its value, else one per tree (labelled by the series columns that name the tree: game and
 /// game options); `xpos` places an x value on the axis.
-fn theory_line(
+fn theory_lines(
     s: &Summary,
     groups: &[&Group],
     x: &str,

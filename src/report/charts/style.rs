@@ -1,4 +1,6 @@
-//! The looks of series and theory lines: colours, dashes, markers and type sizes.
+//! Looks and sizes: the canvas, type, legend rows and swatches; the colours and dashes of
+//! series and theory lines; the markers of series and the mark of a budget-stopped point (in
+//! the plot and in the legend, kept alike here).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -154,5 +156,43 @@ pub(super) fn legend_marker<DB: DrawingBackend>(
 ) -> std::result::Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     draw_markers!(area, area, std::iter::once(at), i, col, e);
+    Ok(())
+}
+
+/// The budget mark at data point `$at`: a floor bar with an arrow rising from it (the mean is
+/// a lower bound). No series marker (circle, triangle, square, diamond, filled or hollow) has
+/// this shape, so a budget point is never read as a series' own point.
+macro_rules! budget_element {
+    ($at:expr, $col:expr) => {{
+        let st = $col.stroke_width(3);
+        EmptyElement::at($at)
+            + PathElement::new(vec![(-12, 0), (12, 0)], $col.stroke_width(4))
+            + PathElement::new(vec![(0, 0), (0, -34)], st)
+            + PathElement::new(vec![(-8, -25), (0, -35), (8, -25)], st)
+    }};
+}
+pub(super) use budget_element;
+
+/// The budget mark in the legend, centred at `at`.
+pub(super) fn budget_mark<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    col: RGBColor,
+) -> std::result::Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let st = col.stroke_width(3);
+    let (x, y) = at;
+    area.draw(&PathElement::new(
+        vec![(x - 10, y + 10), (x + 10, y + 10)],
+        col.stroke_width(4),
+    ))
+    .map_err(e)?;
+    area.draw(&PathElement::new(vec![(x, y + 10), (x, y - 19)], st))
+        .map_err(e)?;
+    area.draw(&PathElement::new(
+        vec![(x - 6, y - 13), (x, y - 20), (x + 6, y - 13)],
+        st,
+    ))
+    .map_err(e)?;
     Ok(())
 }
