@@ -248,136 +248,17 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
     let mut charts = Vec::new();
     let mut skipped = Vec::new();
     let has_theory = s.groups.iter().any(|g| g.theory.is_some());
-    // A table-size axis needs two sizes at least (runs without a table have an empty size).
-    let table_col = TABLE_SIZE_COLUMNS
-        .iter()
-        .find(|c| {
-            let Some(i) = s.params.iter().position(|p| p == *c) else {
-                return false;
-            };
-            let mut sizes: Vec<&str> = s
-                .groups
-                .iter()
-                .map(|g| g.key[i].as_str())
-                .filter(|v| numeric(v).is_some())
-                .collect();
-            sizes.sort();
-            sizes.dedup();
-            sizes.len() >= 2
-        })
-        .map(|c| c.to_string());
+    let table_col = table_size_column(s);
     for &kind in &layout.charts {
-        let x = match kind {
-            ChartKind::NodesVsTable => match &table_col {
-                Some(c) => c.clone(),
-                None => {
-                    skipped.push(format!(
-                        "`{}`: runs.csv has no table-size column with two sizes or more ({})",
-                        kind.name(),
-                        TABLE_SIZE_COLUMNS.join(", ")
-                    ));
-                    continue;
-                }
-            },
-            _ => layout.x.clone(),
-        };
-        if kind == ChartKind::RatioToMinimal
-            && !has_theory
-            && layout.pool.iter().any(|p| p == "depth")
-        {
-            skipped.push(format!(
-                "`{}`: the charts pool over depth, and a minimal tree is for one depth; summary.csv has `theory_nodes_over_minimal` per group, unpooled",
-                kind.name()
-            ));
-            continue;
-        }
-        if kind == ChartKind::RatioToMinimal && !has_theory {
-            skipped.push(format!(
-                "`{}`: no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)",
-                kind.name()
-            ));
-            continue;
-        }
-        if kind == ChartKind::Qnodes
-            && !s
-                .groups
-                .iter()
-                .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
-        {
-            skipped.push(format!(
-                "`{}`: no run entered a quiescence node (qnodes is 0 or missing)",
-                kind.name()
-            ));
-            continue;
-        }
-        if let Some(col) = kind.share_column() {
-            if !s.groups.iter().any(|g| g.stat(s, col).is_some()) {
-                let who = if kind == ChartKind::BmHit {
-                    "finished searches of positions with an EPD `bm` or `am` have one"
-                } else {
-                    "runs with a table and `[search.tt] reference = true` have one"
-                };
-                skipped.push(format!("`{}`: no run has a {col} ({who})", kind.name()));
+        let x = match chartable(s, layout, kind, has_theory, table_col.as_deref()) {
+            Ok(x) => x,
+            Err(why) => {
+                skipped.push(format!("`{}`: {why}", kind.name()));
                 continue;
             }
-        }
-        if kind == ChartKind::Ebf && !s.counters.iter().any(|c| c == "ebf") {
-            skipped.push(format!("`{}`: runs.csv has no ebf column", kind.name()));
-            continue;
-        }
-        // Series: the named ones, then every other varying parameter.
-        let mut series: Vec<String> = layout
-            .series
-            .iter()
-            .filter(|c| **c != x && !layout.facet.contains(c) && varying(s, c))
-            .cloned()
-            .collect();
-        for p in &s.params {
-            // A parameter that is a function of x and the columns already chosen (tt_bytes of
-            // tt_entries, tt_replacement of tt, variant of algorithm) splits nothing.
-            let mut known: Vec<String> = vec![x.clone()];
-            known.extend(layout.facet.iter().cloned());
-            known.extend(series.iter().cloned());
-            if *p != x
-                && !layout.facet.contains(p)
-                && !series.contains(p)
-                && varying(s, p)
-                && !determined_by(s, p, &known)
-            {
-                series.push(p.clone());
-            }
-        }
-        // Then drop an added column that the others determine after all (tt of tt_bounds,
-        // when tt_bounds is empty exactly when tt is off).
-        let named = series.iter().filter(|c| layout.series.contains(c)).count();
-        let mut i = named;
-        while i < series.len() {
-            let mut others: Vec<String> = vec![x.clone()];
-            others.extend(layout.facet.iter().cloned());
-            others.extend(
-                series
-                    .iter()
-                    .enumerate()
-                    .filter(|(j, _)| *j != i)
-                    .map(|(_, c)| c.clone()),
-            );
-            if determined_by(s, &series[i], &others) {
-                series.remove(i);
-            } else {
-                i += 1;
-            }
-        }
-        // Facets: one chart per distinct value tuple, in listed order.
-        let mut facets: Vec<(String, Vec<String>, Vec<&Group>)> = Vec::new();
-        for g in &s.groups {
-            let f = label_of(s, g, &layout.facet, true);
-            match facets.iter_mut().find(|(k, _, _)| *k == f) {
-                Some((_, _, v)) => v.push(g),
-                None => facets.push((f, key_of(s, g, &layout.facet), vec![g])),
-            }
-        }
-        facets.sort_by(|a, b| layout.cmp_keys(&layout.facet, &a.1, &b.1));
-        for (facet, _, groups) in facets {
+        };
+        let series = series_columns(s, layout, &x);
+        for (facet, groups) in facets(s, layout) {
             if let Some(c) = chart_for(s, layout, kind, &x, &series, &facet, &groups) {
                 charts.push(c);
             }
@@ -397,6 +278,143 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
         }
     }
     (charts, skipped)
+}
+
+/// The transposition-table size column a `nodes-vs-table` chart puts on x: the first of
+/// `TABLE_SIZE_COLUMNS` with two sizes at least (runs without a table have an empty size).
+fn table_size_column(s: &Summary) -> Option<String> {
+    TABLE_SIZE_COLUMNS
+        .iter()
+        .find(|c| {
+            let Some(i) = s.params.iter().position(|p| p == *c) else {
+                return false;
+            };
+            let mut sizes: Vec<&str> = s
+                .groups
+                .iter()
+                .map(|g| g.key[i].as_str())
+                .filter(|v| numeric(v).is_some())
+                .collect();
+            sizes.sort();
+            sizes.dedup();
+            sizes.len() >= 2
+        })
+        .map(|c| c.to_string())
+}
+
+/// The x column of a chart of `kind`, or why the data cannot support the chart.
+fn chartable(
+    s: &Summary,
+    layout: &Layout,
+    kind: ChartKind,
+    has_theory: bool,
+    table_col: Option<&str>,
+) -> Result<String, String> {
+    let x = match kind {
+        ChartKind::NodesVsTable => match table_col {
+            Some(c) => c.to_string(),
+            None => {
+                return Err(format!(
+                    "runs.csv has no table-size column with two sizes or more ({})",
+                    TABLE_SIZE_COLUMNS.join(", ")
+                ));
+            }
+        },
+        _ => layout.x.clone(),
+    };
+    if kind == ChartKind::RatioToMinimal && !has_theory && layout.pool.iter().any(|p| p == "depth")
+    {
+        return Err("the charts pool over depth, and a minimal tree is for one depth; summary.csv has `theory_nodes_over_minimal` per group, unpooled".into());
+    }
+    if kind == ChartKind::RatioToMinimal && !has_theory {
+        return Err("no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)".into());
+    }
+    if kind == ChartKind::Qnodes
+        && !s
+            .groups
+            .iter()
+            .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
+    {
+        return Err("no run entered a quiescence node (qnodes is 0 or missing)".into());
+    }
+    if let Some(col) = kind.share_column() {
+        if !s.groups.iter().any(|g| g.stat(s, col).is_some()) {
+            let who = if kind == ChartKind::BmHit {
+                "finished searches of positions with an EPD `bm` or `am` have one"
+            } else {
+                "runs with a table and `[search.tt] reference = true` have one"
+            };
+            return Err(format!("no run has a {col} ({who})"));
+        }
+    }
+    if kind == ChartKind::Ebf && !s.counters.iter().any(|c| c == "ebf") {
+        return Err("runs.csv has no ebf column".into());
+    }
+    Ok(x)
+}
+
+/// A chart's series columns: the named ones that vary and are neither x nor a facet, then
+/// every other varying parameter the others do not determine.
+fn series_columns(s: &Summary, layout: &Layout, x: &str) -> Vec<String> {
+    let mut series: Vec<String> = layout
+        .series
+        .iter()
+        .filter(|c| **c != x && !layout.facet.contains(c) && varying(s, c))
+        .cloned()
+        .collect();
+    for p in &s.params {
+        // A parameter that is a function of x and the columns already chosen (tt_bytes of
+        // tt_entries, tt_replacement of tt, variant of algorithm) splits nothing.
+        let mut known: Vec<String> = vec![x.to_string()];
+        known.extend(layout.facet.iter().cloned());
+        known.extend(series.iter().cloned());
+        if *p != x
+            && !layout.facet.contains(p)
+            && !series.contains(p)
+            && varying(s, p)
+            && !determined_by(s, p, &known)
+        {
+            series.push(p.clone());
+        }
+    }
+    // Then drop an added column that the others determine after all (tt of tt_bounds,
+    // when tt_bounds is empty exactly when tt is off).
+    let named = series.iter().filter(|c| layout.series.contains(c)).count();
+    let mut i = named;
+    while i < series.len() {
+        let mut others: Vec<String> = vec![x.to_string()];
+        others.extend(layout.facet.iter().cloned());
+        others.extend(
+            series
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, c)| c.clone()),
+        );
+        if determined_by(s, &series[i], &others) {
+            series.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    series
+}
+
+/// The groups of each facet (one chart per distinct tuple of facet values), in listed order.
+fn facets<'a>(s: &'a Summary, layout: &Layout) -> Vec<(String, Vec<&'a Group>)> {
+    let mut facets: Vec<(String, Vec<String>, Vec<&Group>)> = Vec::new();
+    for g in &s.groups {
+        let f = label_of(s, g, &layout.facet, true);
+        match facets.iter_mut().find(|(k, _, _)| *k == f) {
+            Some((_, _, v)) => v.push(g),
+            None => facets.push((f, key_of(s, g, &layout.facet), vec![g])),
+        }
+    }
+    facets.sort_by(|a, b| layout.cmp_keys(&layout.facet, &a.1, &b.1));
+    facets
+        .into_iter()
+        .map(|(f, _, groups)| (f, groups))
+        .collect()
 }
 
 /// Gives every series its colour and marker: one index per series label among the charts
