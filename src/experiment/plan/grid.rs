@@ -45,7 +45,6 @@ impl SearchGrid {
         file: &ExperimentFile,
         kinds: &[GameKind],
     ) -> Result<SearchGrid> {
-        let g = &file.game;
         let s = &file.search;
         let algorithms: Vec<Algorithm> = s.algorithm.values().iter().map(|n| n.0).collect();
         let variants: Vec<Variant> = s
@@ -53,50 +52,8 @@ impl SearchGrid {
             .as_ref()
             .map(|v| v.values().iter().map(|n| n.0).collect())
             .unwrap_or_else(|| vec![Variant::FailSoft]);
-        if kinds.contains(&GameKind::Chess) && algorithms.contains(&Algorithm::Solve) {
-            return Err(at(
-                path,
-                src,
-                g.kind.span(),
-                "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
-            ));
-        }
         let solve_only = algorithms.iter().all(|&a| a == Algorithm::Solve);
-        let depths = match &s.depth {
-            // The solver searches to the end: a depth of plies with only the solver would be
-            // silently ignored.
-            Some(d) if solve_only && d.get_ref().0.iter().any(|&x| x != Depth::Full) => {
-                return Err(at(
-                    path,
-                    src,
-                    d.span(),
-                    "`depth`: algorithm \"solve\" always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out",
-                ));
-            }
-            Some(d) => d.get_ref().0.clone(),
-            // The solver always searches to the end of the game.
-            None if solve_only => vec![Depth::Full],
-            None => {
-                let section = find_line(src, &|t: &str| t.starts_with("[search]")).unwrap_or(0);
-                return Err(at(
-                    path,
-                    src,
-                    section..section,
-                    "[search] depth is missing: give plies (depth = 4), a list (depth = [2, 4]), a range (depth = { from = 1, to = 6 }) or \"full\"; only algorithm \"solve\" goes without",
-                ));
-            }
-        };
-        if let (true, Some(d)) = (
-            kinds.contains(&GameKind::Chess) && depths.contains(&Depth::Full),
-            &s.depth,
-        ) {
-            return Err(at(
-                path,
-                src,
-                d.span(),
-                "depth \"full\" is not available for chess (no useful bound on the game's length); give plies, e.g. depth = { from = 1, to = 5 }",
-            ));
-        }
+        let depths = depths(path, src, file, kinds, &algorithms, solve_only)?;
         let quiescences = quiescence_grid(s);
         let orderings: Vec<Ordering> = s
             .ordering
@@ -108,39 +65,7 @@ impl SearchGrid {
             .as_ref()
             .map(|v| v.values().iter().map(|n| n.0).collect())
             .unwrap_or_else(|| vec![TieBreak::First]);
-        let reps = match &s.repetitions {
-            Some(r) if !(1..=MAX_REPETITIONS).contains(r.get_ref()) => {
-                return Err(at(
-                    path,
-                    src,
-                    r.span(),
-                    format!(
-                        "repetitions = {}; it must be from 1 to {MAX_REPETITIONS}",
-                        r.get_ref()
-                    ),
-                ))
-            }
-            Some(r) => *r.get_ref(),
-            None => 1,
-        };
-        let max_nodes = match &s.max_nodes {
-            Some(m) if *m.get_ref() == 0 => {
-                return Err(at(path, src, m.span(), "max_nodes = 0: allowed: a whole number from 1 (the most positions one search may enter)"))
-            }
-            m => m.as_ref().map(|m| *m.get_ref()),
-        };
-        let max_seconds = match &s.max_seconds {
-            Some(m) if !(*m.get_ref() > 0.0 && m.get_ref().is_finite()) => {
-                return Err(at(
-                    path,
-                    src,
-                    m.span(),
-                    "max_seconds must be a positive number of seconds",
-                ))
-            }
-            m => m.as_ref().map(|m| *m.get_ref()),
-        };
-
+        let (reps, max_nodes, max_seconds) = limits(path, src, s)?;
         let iteratives: Vec<bool> = s
             .iterative
             .as_ref()
@@ -322,6 +247,100 @@ impl SearchGrid {
         }
         Ok(runs.runs)
     }
+}
+
+/// The depths `depth` lists: required unless every algorithm is the solver (`solve_only`),
+/// which takes only "full" (its default); chess takes neither the solver nor "full".
+fn depths(
+    path: &Path,
+    src: &str,
+    file: &ExperimentFile,
+    kinds: &[GameKind],
+    algorithms: &[Algorithm],
+    solve_only: bool,
+) -> Result<Vec<Depth>> {
+    let (g, s) = (&file.game, &file.search);
+    if kinds.contains(&GameKind::Chess) && algorithms.contains(&Algorithm::Solve) {
+        return Err(at(
+            path,
+            src,
+            g.kind.span(),
+            "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
+        ));
+    }
+    let depths = match &s.depth {
+        // The solver searches to the end: a depth of plies with only the solver would be
+        // silently ignored.
+        Some(d) if solve_only && d.get_ref().0.iter().any(|&x| x != Depth::Full) => {
+            return Err(at(
+                path,
+                src,
+                d.span(),
+                "`depth`: algorithm \"solve\" always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out",
+            ));
+        }
+        Some(d) => d.get_ref().0.clone(),
+        // The solver always searches to the end of the game.
+        None if solve_only => vec![Depth::Full],
+        None => {
+            let section = find_line(src, &|t: &str| t.starts_with("[search]")).unwrap_or(0);
+            return Err(at(
+                path,
+                src,
+                section..section,
+                "[search] depth is missing: give plies (depth = 4), a list (depth = [2, 4]), a range (depth = { from = 1, to = 6 }) or \"full\"; only algorithm \"solve\" goes without",
+            ));
+        }
+    };
+    if let (true, Some(d)) = (
+        kinds.contains(&GameKind::Chess) && depths.contains(&Depth::Full),
+        &s.depth,
+    ) {
+        return Err(at(
+            path,
+            src,
+            d.span(),
+            "depth \"full\" is not available for chess (no useful bound on the game's length); give plies, e.g. depth = { from = 1, to = 5 }",
+        ));
+    }
+    Ok(depths)
+}
+
+/// `repetitions` (of runs that use randomness; default 1), `max_nodes` and `max_seconds`.
+fn limits(path: &Path, src: &str, s: &SearchSection) -> Result<(u32, Option<u64>, Option<f64>)> {
+    let reps = match &s.repetitions {
+        Some(r) if !(1..=MAX_REPETITIONS).contains(r.get_ref()) => {
+            return Err(at(
+                path,
+                src,
+                r.span(),
+                format!(
+                    "repetitions = {}; it must be from 1 to {MAX_REPETITIONS}",
+                    r.get_ref()
+                ),
+            ))
+        }
+        Some(r) => *r.get_ref(),
+        None => 1,
+    };
+    let max_nodes = match &s.max_nodes {
+        Some(m) if *m.get_ref() == 0 => {
+            return Err(at(path, src, m.span(), "max_nodes = 0: allowed: a whole number from 1 (the most positions one search may enter)"))
+        }
+        m => m.as_ref().map(|m| *m.get_ref()),
+    };
+    let max_seconds = match &s.max_seconds {
+        Some(m) if !(*m.get_ref() > 0.0 && m.get_ref().is_finite()) => {
+            return Err(at(
+                path,
+                src,
+                m.span(),
+                "max_seconds must be a positive number of seconds",
+            ))
+        }
+        m => m.as_ref().map(|m| *m.get_ref()),
+    };
+    Ok((reps, max_nodes, max_seconds))
 }
 
 /// What the runs of one algorithm (with one set of the solver's techniques) vary over, besides
