@@ -607,45 +607,45 @@ fn split_ops(s: &str) -> Result<Vec<(String, Vec<String>)>, String> {
     Ok(ops)
 }
 
-fn parse_text(text: &str) -> Result<Parsed, String> {
-    let t = text.trim();
-    if t.is_empty() {
-        return Err(format!(
-            "empty position; write `start`, a FEN or an EPD line ({FIELDS_HELP})"
-        ));
-    }
-    let tokens: Vec<&str> = t.split_whitespace().collect();
-    if tokens[0] == "start" || tokens[0] == "startpos" {
-        let moves = match tokens.get(1) {
-            None => vec![],
-            Some(&"moves") => tokens[2..].iter().map(|s| s.to_string()).collect(),
-            Some(x) => {
-                return Err(format!(
-                    "position `{t}`: after `start` only `moves m1 m2 ...` may follow, not `{x}`"
-                ))
-            }
-        };
-        return Ok(Parsed {
-            board: Board::default(),
-            moves,
-            ops: EpdOps::default(),
-            op_text: None,
-        });
-    }
-    check_board_field(tokens[0])?;
-    let field = |i: usize, name: &str| -> Result<&str, String> {
-        tokens
-            .get(i)
-            .copied()
-            .ok_or_else(|| format!("the {name} field is missing; {FIELDS_HELP}"))
+/// The FEN field `i` of `tokens`, named `name` in the error when it is missing.
+fn field<'a>(tokens: &[&'a str], i: usize, name: &str) -> Result<&'a str, String> {
+    tokens
+        .get(i)
+        .copied()
+        .ok_or_else(|| format!("the {name} field is missing; {FIELDS_HELP}"))
+}
+
+/// `start` (or `startpos`), optionally followed by `moves m1 m2 ...`.
+fn parse_start(t: &str, tokens: &[&str]) -> Result<Parsed, String> {
+    let moves = match tokens.get(1) {
+        None => vec![],
+        Some(&"moves") => tokens[2..].iter().map(|s| s.to_string()).collect(),
+        Some(x) => {
+            return Err(format!(
+                "position `{t}`: after `start` only `moves m1 m2 ...` may follow, not `{x}`"
+            ))
+        }
     };
-    let side = field(1, "side-to-move")?;
+    Ok(Parsed {
+        board: Board::default(),
+        moves,
+        ops: EpdOps::default(),
+        op_text: None,
+    })
+}
+
+/// Checks the side-to-move field.
+fn check_side(side: &str) -> Result<(), String> {
     if side != "w" && side != "b" {
         return Err(format!(
             "side-to-move field `{side}`: allowed: w (white) or b (black)"
         ));
     }
-    let castling = field(2, "castling")?;
+    Ok(())
+}
+
+/// Checks the castling field on its own (the board decides whether the rights fit it).
+fn check_castling(castling: &str) -> Result<(), String> {
     if castling != "-" {
         let mut seen = String::new();
         for c in castling.chars() {
@@ -657,7 +657,12 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
             seen.push(c);
         }
     }
-    let ep = field(3, "en-passant")?;
+    Ok(())
+}
+
+/// Checks the en-passant field against the side to move (the board decides whether a pawn
+/// can just have stepped past it).
+fn check_ep(ep: &str, side: &str) -> Result<(), String> {
     if ep != "-" {
         let want = if side == "w" { '6' } else { '3' };
         let ok = ep.len() == 2
@@ -671,16 +676,33 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
             ));
         }
     }
-    // After the four fields: clocks (FEN), `moves`, or EPD operations.
-    let mut halfmove = "0".to_string();
-    let mut fullmove = "1".to_string();
-    let mut moves = Vec::new();
-    let mut ops = EpdOps::default();
-    let mut op_text = None;
-    let mut rest_ops: Vec<(String, Vec<String>)> = Vec::new();
+    Ok(())
+}
+
+/// What follows a position's four FEN fields: the clocks (FEN, or EPD's `hmvc`/`fmvn`; as
+/// written, checked later), the moves after `moves`, and the EPD operations (as written, and
+/// split).
+struct Tail {
+    halfmove: String,
+    fullmove: String,
+    moves: Vec<String>,
+    op_text: Option<String>,
+    ops: Vec<(String, Vec<String>)>,
+}
+
+/// Reads what follows the four FEN fields of `t` (split into `tokens`): clocks (FEN), `moves`,
+/// or EPD operations.
+fn parse_tail(t: &str, tokens: &[&str]) -> Result<Tail, String> {
+    let mut tail = Tail {
+        halfmove: "0".to_string(),
+        fullmove: "1".to_string(),
+        moves: Vec::new(),
+        op_text: None,
+        ops: Vec::new(),
+    };
     match tokens.get(4) {
         None => {}
-        Some(&"moves") => moves = tokens[5..].iter().map(|s| s.to_string()).collect(),
+        Some(&"moves") => tail.moves = tokens[5..].iter().map(|s| s.to_string()).collect(),
         // An opcode (a letter first) where a FEN has its clocks, not followed by a fullmove
         // number as the last field: EPD operations lacking `;`.
         Some(x)
@@ -695,11 +717,11 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
         }
         // EPD operations end with `;`; without one, fields five and six are the clocks.
         Some(x) if !tokens[4..].iter().any(|t| t.contains(';')) => {
-            halfmove = x.to_string();
-            fullmove = field(5, "fullmove-number")?.to_string();
+            tail.halfmove = x.to_string();
+            tail.fullmove = field(tokens, 5, "fullmove-number")?.to_string();
             match tokens.get(6) {
                 None => {}
-                Some(&"moves") => moves = tokens[7..].iter().map(|s| s.to_string()).collect(),
+                Some(&"moves") => tail.moves = tokens[7..].iter().map(|s| s.to_string()).collect(),
                 Some(y) => {
                     return Err(format!(
                         "`{y}` after the six FEN fields; only `moves m1 m2 ...` may follow"
@@ -719,18 +741,23 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
                 idx += start + len;
             }
             let op_src = t[idx..].trim();
-            rest_ops = split_ops(op_src)?;
-            op_text = Some(op_src.to_string());
+            tail.ops = split_ops(op_src)?;
+            tail.op_text = Some(op_src.to_string());
         }
     }
-    for (code, operands) in &rest_ops {
+    for (code, operands) in &tail.ops {
         match code.as_str() {
-            "hmvc" => halfmove = operands.first().cloned().unwrap_or_default(),
-            "fmvn" => fullmove = operands.first().cloned().unwrap_or_default(),
-            "id" => ops.id = Some(operands.join(" ")),
+            "hmvc" => tail.halfmove = operands.first().cloned().unwrap_or_default(),
+            "fmvn" => tail.fullmove = operands.first().cloned().unwrap_or_default(),
             _ => {}
         }
     }
+    Ok(tail)
+}
+
+/// Checks the clocks: the halfmove clock from 0 to 100, the fullmove number from 1 to 65535
+/// (named as the EPD operation that gave them, if one did).
+fn check_clocks(tail: &Tail) -> Result<(), String> {
     // Digits only: `parse` would also take a leading `+`.
     let number = |s: &str| {
         Some(s)
@@ -738,31 +765,85 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
             .and_then(|s| s.parse::<u32>().ok())
     };
     let named = |code: &str, field: &str, value: &str| {
-        if rest_ops.iter().any(|(c, _)| c == code) {
+        if tail.ops.iter().any(|(c, _)| c == code) {
             format!("EPD operation `{code} {value};`")
         } else {
             format!("{field} field `{value}`")
         }
     };
-    match number(&halfmove) {
+    match number(&tail.halfmove) {
         Some(h) if h <= 100 => {}
         _ => {
             return Err(format!(
                 "{}: allowed: a whole number from 0 to 100",
-                named("hmvc", "halfmove-clock", &halfmove)
+                named("hmvc", "halfmove-clock", &tail.halfmove)
             ))
         }
     }
-    match number(&fullmove) {
+    match number(&tail.fullmove) {
         Some(f) if (1..=u16::MAX as u32).contains(&f) => {}
         _ => {
             return Err(format!(
                 "{}: allowed: a whole number from 1 to 65535",
-                named("fmvn", "fullmove-number", &fullmove)
+                named("fmvn", "fullmove-number", &tail.fullmove)
             ))
         }
     }
-    let fen = format!("{} {side} {castling} {ep} {halfmove} {fullmove}", tokens[0]);
+    Ok(())
+}
+
+/// The EPD operations a test suite uses: `id`, and the moves of `bm` and `am` (SAN or UCI,
+/// each legal on `board`).
+fn suite_ops(board: &Board, ops: &[(String, Vec<String>)]) -> Result<EpdOps, String> {
+    let mut out = EpdOps::default();
+    for (code, operands) in ops {
+        let list = match code.as_str() {
+            "id" => {
+                out.id = Some(operands.join(" "));
+                continue;
+            }
+            "bm" => &mut out.bm,
+            "am" => &mut out.am,
+            _ => continue,
+        };
+        if operands.is_empty() {
+            return Err(format!("EPD operation `{code}` names no move"));
+        }
+        for o in operands {
+            let m =
+                parse_san_or_uci(board, o).map_err(|e| format!("EPD operation `{code}`: {e}"))?;
+            list.push(m);
+        }
+    }
+    Ok(out)
+}
+
+/// Parses `start`, a FEN or an EPD line, optionally followed by `moves m1 m2 ...`, checking
+/// each field and the position itself (a board no game reaches is refused).
+fn parse_text(text: &str) -> Result<Parsed, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err(format!(
+            "empty position; write `start`, a FEN or an EPD line ({FIELDS_HELP})"
+        ));
+    }
+    let tokens: Vec<&str> = t.split_whitespace().collect();
+    if tokens[0] == "start" || tokens[0] == "startpos" {
+        return parse_start(t, &tokens);
+    }
+    check_board_field(tokens[0])?;
+    let side = field(&tokens, 1, "side-to-move")?;
+    check_side(side)?;
+    let castling = field(&tokens, 2, "castling")?;
+    check_castling(castling)?;
+    let ep = field(&tokens, 3, "en-passant")?;
+    check_ep(ep, side)?;
+    let tail = parse_tail(t, &tokens)?;
+    check_clocks(&tail)?;
+    let fen = format!(
+        "{} {side} {castling} {ep} {} {}",
+        tokens[0], tail.halfmove, tail.fullmove
+    );
     let board = Board::from_fen(&fen, false).map_err(|e| match e {
         FenParseError::InvalidBoard => diagnose_board(tokens[0], side),
         FenParseError::InvalidCastlingRights => format!(
@@ -783,26 +864,12 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
     }
     check_castling_squares(&board, castling)?;
     check_double_check(&board)?;
-    for (code, operands) in &rest_ops {
-        let list = match code.as_str() {
-            "bm" => &mut ops.bm,
-            "am" => &mut ops.am,
-            _ => continue,
-        };
-        if operands.is_empty() {
-            return Err(format!("EPD operation `{code}` names no move"));
-        }
-        for o in operands {
-            let m =
-                parse_san_or_uci(&board, o).map_err(|e| format!("EPD operation `{code}`: {e}"))?;
-            list.push(m);
-        }
-    }
+    let ops = suite_ops(&board, &tail.ops)?;
     Ok(Parsed {
         board,
-        moves,
+        moves: tail.moves,
         ops,
-        op_text,
+        op_text: tail.op_text,
     })
 }
 
