@@ -169,18 +169,8 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     manifest.write(&dir)?;
     partial::remove(&dir)?;
     let built = report::build(&dir).map_err(|e| {
-        // The experiment's [report] keys were checked before the run, so a failure here is
-        // rarely one of them; an input error may be, where the copy of the file can be fixed.
-        let cause = if e.is_input() {
-            format!(
-                "fix the cause (a [report] key: in {}, the copy `harness plot` reads)",
-                dir.join(report::EXPERIMENT_COPY).display()
-            )
-        } else {
-            "fix the cause".to_string()
-        };
         anyhow::Error::new(e).context(format!(
-            "{} is written, but the report is not; {cause} and run `harness plot {}`",
+            "{} is written, but the report is not; fix the cause and run `harness plot {}`",
             dir.join("runs.csv").display(),
             dir.display()
         ))

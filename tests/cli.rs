@@ -1100,16 +1100,17 @@ fn solve_runs_scoring_other_than_expected_are_reported() {
     );
 }
 
-/// A position listed twice (here also in another spelling) is searched under each of its
-/// `position_id`s and weighs more in the statistics: the run warns, naming the ids, and
-/// still runs; distinct positions draw no warning.
+/// A position listed twice (here also in another spelling, or as another Connect Four move
+/// order to the same board) is searched under each of its `position_id`s and weighs more in
+/// the statistics: the run warns, naming the ids, and still runs; distinct positions draw no
+/// warning.
 #[test]
 fn a_position_listed_twice_is_warned_about() {
-    let run = |positions: &str| {
+    let run = |kind: &str, positions: &str| {
         let tmp = tempfile::tempdir().unwrap();
         let file = tmp.path().join("exp.toml");
         let text = format!(
-            "name = \"dup\"\n[game]\nkind = \"tictactoe\"\npositions = [{positions}]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n"
+            "name = \"dup\"\n[game]\nkind = \"{kind}\"\npositions = [{positions}]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n"
         );
         std::fs::write(&file, text).unwrap();
         let out = run_file(&file, &tmp.path().join("out"));
@@ -1120,13 +1121,22 @@ fn a_position_listed_twice_is_warned_about() {
             .count();
         (String::from_utf8(out.stderr).unwrap(), rows)
     };
-    let (err, rows) = run("\"x........\", \"start\", \"X........\"");
+    let (err, rows) = run("tictactoe", "\"x........\", \"start\", \"X........\"");
     assert_eq!(rows, 4, "a header and three runs");
     assert!(
         err.contains("warning: dup: 1 position(s) searched under more than one position_id")
-            && err.contains("tictactoe scale=win-loss: `x........` is position_id 0, 2"),
+            && err.contains("`x........` is position_id 0, 2 (tictactoe scale=win-loss)"),
         "{err}"
     );
-    let (err, _) = run("\"x........\", \"start\"");
+    let (err, _) = run("tictactoe", "\"x........\", \"start\"");
     assert!(!err.contains("warning"), "{err}");
+    // Connect Four: two move orders to one board are one position.
+    let (err, _) = run("connect4", "\"4455\", \"5544\", \"45\"");
+    assert!(
+        err.contains("1 position(s)")
+            && err.contains(
+                "position_id 0 `4455`, 1 `5544` are one position (connect4 width=7 height=6)"
+            ),
+        "{err}"
+    );
 }

@@ -76,27 +76,55 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Positions searched under more than one `position_id` in a game setup (listed twice, or a
-    /// positions-file line equal to a listed position or a random opening), as text naming
-    /// the setup, the position and its ids. Each id counts in the statistics as a position of
-    /// its own, so a repeat weighs that position double: `harness run` warns.
+    /// Positions searched under more than one `position_id` (listed twice, in any spelling;
+    /// a positions-file line equal to a listed position or a random opening; Connect Four
+    /// move lists that reach one board), one line each, naming the ids, their texts and the
+    /// game setups. Each id counts in the statistics as a position of its own, so a repeat
+    /// weighs that position more: `harness run` warns.
     pub fn repeated_positions(&self) -> Vec<String> {
-        let mut ids: std::collections::BTreeMap<(String, &str), std::collections::BTreeSet<usize>> =
-            std::collections::BTreeMap::new();
+        use std::collections::{BTreeMap, BTreeSet};
+        // (setup, identity) -> the ids and texts of the position.
+        let mut same: BTreeMap<(String, String), BTreeMap<usize, &str>> = BTreeMap::new();
+        let mut done: BTreeSet<(String, usize)> = BTreeSet::new();
         for r in &self.runs {
             let mut setup = r.game.kind().name().to_string();
             for (k, v) in r.game.options() {
                 setup.push_str(&format!(" {k}={v}"));
             }
-            ids.entry((setup, r.position.as_str()))
-                .or_default()
-                .insert(r.position_id);
+            if done.insert((setup.clone(), r.position_id)) {
+                let identity = r.game.identity(&r.position);
+                same.entry((setup, identity))
+                    .or_default()
+                    .insert(r.position_id, &r.position);
+            }
         }
-        ids.into_iter()
-            .filter(|(_, v)| v.len() > 1)
-            .map(|((setup, position), v)| {
-                let v: Vec<String> = v.iter().map(|i| i.to_string()).collect();
-                format!("{setup}: `{position}` is position_id {}", v.join(", "))
+        // One line per repeat, whatever the number of setups that share it (position ids
+        // are the list's, not a setup's).
+        let mut lines: BTreeMap<Vec<(usize, &str)>, Vec<String>> = BTreeMap::new();
+        for ((setup, _), ids) in same {
+            if ids.len() > 1 {
+                lines
+                    .entry(ids.into_iter().collect())
+                    .or_default()
+                    .push(setup);
+            }
+        }
+        lines
+            .into_iter()
+            .map(|(ids, setups)| {
+                let texts: BTreeSet<&str> = ids.iter().map(|&(_, t)| t).collect();
+                let what = match texts.first() {
+                    Some(text) if texts.len() == 1 => {
+                        let list: Vec<String> = ids.iter().map(|(i, _)| i.to_string()).collect();
+                        format!("`{text}` is position_id {}", list.join(", "))
+                    }
+                    _ => {
+                        let list: Vec<String> =
+                            ids.iter().map(|(i, t)| format!("{i} `{t}`")).collect();
+                        format!("position_id {} are one position", list.join(", "))
+                    }
+                };
+                format!("{what} ({})", setups.join("; "))
             })
             .collect()
     }

@@ -154,6 +154,20 @@ impl GameSetup {
         }
     }
 
+    /// What makes two positions of this setup one position for a search: the canonical text,
+    /// but for Connect Four, whose move lists reach one board in several orders: the board.
+    pub fn identity(&self, position: &str) -> String {
+        use crate::games::Game;
+        match self {
+            GameSetup::Connect4 { width, height } => {
+                Connect4::parse_position(*width, *height, position)
+                    .map(|g| format!("board {:x}", g.key()))
+                    .unwrap_or_else(|_| position.to_string())
+            }
+            _ => position.to_string(),
+        }
+    }
+
     /// A value of `position` in the game's external score convention (`Game::external_score`).
     pub fn external_score(&self, position: &str, value: i32) -> Option<i32> {
         use crate::games::Game;
