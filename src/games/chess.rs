@@ -818,8 +818,8 @@ fn suite_ops(board: &Board, ops: &[(String, Vec<String>)]) -> Result<EpdOps, Str
     Ok(out)
 }
 
-/// Parses `start`, a FEN or an EPD line, optionally followed by `moves m1 m2 ...`, checking
-/// each field and the position itself (a board no game reaches is refused).
+/// Parses `start` or a FEN (either optionally followed by `moves m1 m2 ...`), or an EPD line,
+/// checking each field and the position itself (a board no game reaches is refused).
 fn parse_text(text: &str) -> Result<Parsed, String> {
     let t = text.trim();
     if t.is_empty() {
