@@ -758,12 +758,7 @@ fn parse_tail(t: &str, tokens: &[&str]) -> Result<Tail, String> {
 /// Checks the clocks: the halfmove clock from 0 to 100, the fullmove number from 1 to 65535
 /// (named as the EPD operation that gave them, if one did).
 fn check_clocks(tail: &Tail) -> Result<(), String> {
-    // Digits only: `parse` would also take a leading `+`.
-    let number = |s: &str| {
-        Some(s)
-            .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .and_then(|s| s.parse::<u32>().ok())
-    };
+    let number = super::parse_digits::<u32>;
     let named = |code: &str, field: &str, value: &str| {
         if tail.ops.iter().any(|(c, _)| c == code) {
             format!("EPD operation `{code} {value};`")

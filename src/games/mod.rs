@@ -195,6 +195,13 @@ pub fn play_text<G: Game>(game: &mut G, text: &str) -> Result<G::Move, String> {
     Ok(m)
 }
 
+/// `s` as a number written in digits only (Rust's `parse` would also take a sign: `+3`).
+pub fn parse_digits<T: std::str::FromStr>(s: &str) -> Option<T> {
+    Some(s)
+        .filter(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|s| s.parse().ok())
+}
+
 /// The name a reader knows a game by (chart titles), from its `kind` in runs.csv.
 pub fn display_name(kind: &str) -> Option<&'static str> {
     Some(match kind {

@@ -58,10 +58,8 @@ impl Nim {
             ));
         }
         for (i, p) in parts.iter().enumerate() {
-            // Digits only: Rust's parse also takes a sign (`+3`).
-            let digits = !p.is_empty() && p.bytes().all(|c| c.is_ascii_digit());
-            match p.parse::<u8>() {
-                Ok(v) if digits && v <= MAX_HEAP => heaps[i] = v,
+            match super::parse_digits::<u8>(p) {
+                Some(v) if v <= MAX_HEAP => heaps[i] = v,
                 _ => {
                     return Err(format!(
                         "Nim position `{t}`: heap `{p}` is not a whole number from 0 to {MAX_HEAP}"

@@ -536,8 +536,11 @@ fn check_same_experiment(
     exp_path: &Path,
     mf: Option<&manifest::Manifest>,
 ) -> Result<()> {
-    if let (Some(e), Some(c)) = (exp, t.col("experiment")) {
-        let ran = t.rows[0][c].as_str();
+    let Some(c) = t.col("experiment") else {
+        return Ok(());
+    };
+    let ran = t.rows[0][c].as_str();
+    if let Some(e) = exp {
         if ran != e.name.get_ref() {
             return Err(Error::input(format!(
                 "{}: runs.csv holds experiment `{ran}`, but {} is experiment `{}` (a run into this folder did not finish?); rerun the experiment or restore its experiment.toml",
@@ -548,8 +551,7 @@ fn check_same_experiment(
         }
     }
     // The same for manifest.json, whose environment report.md shows.
-    if let (Some(m), Some(c)) = (mf, t.col("experiment")) {
-        let ran = t.rows[0][c].as_str();
+    if let Some(m) = mf {
         if ran != m.experiment {
             return Err(Error::input(format!(
                 "{}: runs.csv holds experiment `{ran}`, but {} is of experiment `{}`; rerun the experiment or restore its manifest.json",

@@ -286,7 +286,8 @@ impl Table {
     }
 
     /// The current search's age (0..=63, advanced by `new_search`).
-    pub fn age(&self) -> u8 {
+    #[cfg(test)]
+    pub(crate) fn age(&self) -> u8 {
         self.age
     }
 

@@ -83,12 +83,10 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
 /// The run key's first parts, which name the searched position: the game, its options and
 /// the position's number.
 fn position_parts(r: &Run, pos_width: usize) -> Vec<String> {
-    let mut parts = vec![format!("game={}", r.game.kind().name())];
-    for (k, v) in r.game.options() {
-        parts.push(format!("{k}={v}"));
-    }
-    parts.push(format!("pos={:0w$}", r.position_id, w = pos_width));
-    parts
+    vec![
+        r.game.key_text(),
+        format!("pos={:0w$}", r.position_id, w = pos_width),
+    ]
 }
 
 /// The part of the run key that seeds the run's randomness: the game, its options, the

@@ -33,6 +33,16 @@ impl GameSetup {
         }
     }
 
+    /// The setup as run-key text, `game=NAME;option=value;...`: the run key's first parts and
+    /// the input of the seeds that depend only on the setup (trees, random openings).
+    pub fn key_text(&self) -> String {
+        let mut text = format!("game={}", self.kind().name());
+        for (k, v) in self.options() {
+            text.push_str(&format!(";{k}={v}"));
+        }
+        text
+    }
+
     /// The option columns of this game, as (name, value).
     pub fn options(&self) -> Vec<(&'static str, String)> {
         match self {

@@ -243,10 +243,7 @@ fn setup_positions(
                 ),
             ));
         }
-        let mut key = format!("random_openings;game={}", setup.kind().name());
-        for (k, v) in setup.options() {
-            key.push_str(&format!(";{k}={v}"));
-        }
+        let key = format!("random_openings;{}", setup.key_text());
         let openings = setup
             .random_openings(ro.count, ro.plies, mix(file.seed, fnv1a(&key)))
             .map_err(|e| at(path, src, r.span(), format!("[game] {e}")))?;

@@ -142,10 +142,7 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
 /// algorithm, variant, depth, ordering and repetition of tree t searches the same tree.
 pub fn uniform_positions(spec: &UniformSpec, experiment_seed: u64, trees: usize) -> Vec<String> {
     use crate::games::Game;
-    let mut prefix = String::from("game=uniform");
-    for (k, v) in spec.options() {
-        prefix.push_str(&format!(";{k}={v}"));
-    }
+    let prefix = GameSetup::Uniform { spec: *spec }.key_text();
     (0..trees)
         .map(|t| {
             let seed = mix(experiment_seed, fnv1a(&format!("{prefix};tree={t}")));
