@@ -795,6 +795,38 @@ fn tt_bounds_charts_its_wrong_values() {
     }
 }
 
+/// The fitted b comes from minimax runs without iterative deepening: those with it add up the
+/// trees of depths 1..d (tic-tac-toe from the empty board to depth 4: 1 + 9 + 72 + 504 + 3,024
+/// = 3,610 nodes without, 3,610 + 505 + 82 + 10 + 1 = 4,288 with), so every group's full tree
+/// is 3,610 nodes and plain minimax reads exactly 1 of it.
+#[test]
+fn iterative_minimax_is_left_out_of_the_fitted_branching_factor() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"idfit\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = 4\niterative = [false, true]\n",
+    );
+    let mut rdr = csv::Reader::from_path(out.join("summary.csv")).unwrap();
+    let h = rdr.headers().unwrap().clone();
+    let col = |c: &str| h.iter().position(|x| x == c).unwrap();
+    let mut rows = Vec::new();
+    for r in rdr.records() {
+        let r = r.unwrap();
+        rows.push((
+            r[col("algorithm")].to_string(),
+            r[col("iterative")].to_string(),
+            r[col("nodes_mean")].to_string(),
+            r[col("full_tree_nodes")].to_string(),
+            r[col("theory_nodes_over_full")].to_string(),
+        ));
+    }
+    rows.sort();
+    let minimax: Vec<_> = rows.iter().filter(|r| r.0 == "minimax").collect();
+    assert_eq!(minimax[0].1, "false");
+    assert_eq!((&*minimax[0].2, &*minimax[0].4), ("3610", "1"));
+    assert_eq!((&*minimax[1].1, &*minimax[1].2), ("true", "4288"));
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r.3 == "3610"), "{rows:?}");
+}
+
 /// A ratio-to-minimal chart asked for on charts pooled over depth is not drawn, and report.md
 /// says why: pooling, not a missing branching factor.
 #[test]

@@ -283,15 +283,16 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
         let _ = writeln!(
             m,
             "No group has a known branching factor b (no `branching` column, and no minimax/negamax run \
-             on the same game, positions and depth), so there is nothing to predict.\n"
+             without iterative deepening on the same game, positions and depth), so there is nothing to predict.\n"
         );
     } else {
         let _ = writeln!(
             m,
             "b is the `branching` column when runs.csv has one, else the equivalent uniform branching \
-             factor: the b whose full tree of depth d has as many nodes as minimax/negamax entered on the \
-             same game, options, positions and depth (so for those runs nodes / full tree = 1 by \
-             construction). Minimal tree: Knuth and Moore (1975), sum over l = 0..d of \
+             factor: the b whose full tree of depth d has as many nodes as minimax/negamax without iterative \
+             deepening entered on the same game, options, positions and depth (so for those runs \
+             nodes / full tree = 1 by construction; with iterative deepening their nodes add up \
+             depths 1 to d). Minimal tree: Knuth and Moore (1975), sum over l = 0..d of \
              b^ceil(l/2) + b^floor(l/2) - 1. R*(b): Pearl (1982), asymptotic branching factor of \
              alpha-beta on random uniform trees.\n"
         );

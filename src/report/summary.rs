@@ -9,7 +9,8 @@
 //!   runs.csv has one (uniform trees); otherwise the *equivalent uniform branching factor* of the
 //!   full-width search: the b whose full tree of the group's depth has as many nodes as
 //!   minimax/negamax entered (mean over the group's positions) on the same game, options,
-//!   positions and depth. Empty when neither exists.
+//!   positions and depth, without iterative deepening (whose nodes add up every iteration).
+//!   Empty when neither exists.
 //! - `full_tree_nodes` = sum of b^l for l = 0..d; `minimal_tree_nodes` = Knuth and Moore's
 //!   minimal tree, sum over l = 0..d of b^ceil(l/2) + b^floor(l/2) - 1; `theory_pearl_r` = R*(b);
 //! - `theory_nodes_over_minimal`, `theory_nodes_over_full` = nodes_mean divided by those, and
@@ -190,6 +191,8 @@ fn tree_key(t: &Table, row: usize) -> Vec<String> {
 }
 
 /// Mean nodes of the full-width (minimax, negamax) runs that finished, by (tree, position).
+/// Runs with iterative deepening are left out: their `nodes` add up every iteration's tree,
+/// which is not the tree of the run's depth.
 fn full_width_nodes(t: &Table) -> BTreeMap<(Vec<String>, String), f64> {
     let (Some(alg), Some(pos), Some(nodes), Some(status)) = (
         t.col("algorithm"),
@@ -199,9 +202,11 @@ fn full_width_nodes(t: &Table) -> BTreeMap<(Vec<String>, String), f64> {
     ) else {
         return BTreeMap::new();
     };
+    let iterative = t.col("iterative");
     let mut acc: BTreeMap<(Vec<String>, String), (f64, usize)> = BTreeMap::new();
     for (r, row) in t.rows.iter().enumerate() {
-        if (row[alg] == "minimax" || row[alg] == "negamax") && row[status] == "ok" {
+        let deepening = iterative.is_some_and(|c| row[c] == "true");
+        if (row[alg] == "minimax" || row[alg] == "negamax") && row[status] == "ok" && !deepening {
             if let Some(n) = numeric(&row[nodes]) {
                 let e = acc
                     .entry((tree_key(t, r), row[pos].clone()))

@@ -327,7 +327,7 @@ fn chartable(
         return Err("the charts pool over depth, and a minimal tree is for one depth; summary.csv has `theory_nodes_over_minimal` per group, unpooled".into());
     }
     if kind == ChartKind::RatioToMinimal && !has_theory {
-        return Err("no group has a known branching factor (no `branching` column and no minimax/negamax run on the same positions and depth)".into());
+        return Err("no group has a known branching factor (no `branching` column and no minimax/negamax run without iterative deepening on the same positions and depth)".into());
     }
     if kind == ChartKind::Qnodes
         && !s
