@@ -28,7 +28,8 @@ pub struct Counters {
     pub time_ns: u64,
     /// Transposition-table lookups (one per interior node while the table is on).
     pub tt_probes: u64,
-    /// Probes that found an entry with the same (masked) key.
+    /// Probes that found an entry with the same seen key (the top `key_bits` bits of the key's
+    /// Fibonacci product).
     pub tt_hits: u64,
     /// Hits whose entry alone decided the node (exact score deep enough, or a bound that closed
     /// the window); the node returned without searching a move.

@@ -1,10 +1,14 @@
 //! The transposition table: a fixed-size array of 16-byte entries, allocated once per search
-//! (so nothing is allocated per node). The table sees the key masked to `key_bits`; the bucket
-//! is chosen by Fibonacci hashing of that (multiply by 2^64/φ, keep the top bits), so every key
-//! bit moves the slot: structured keys whose low bits vary little (Connect Four's exact
-//! column-by-column bitboard key) spread over the table as well as Zobrist keys do.
+//! (so nothing is allocated per node). The table sees the key through Fibonacci hashing:
+//! multiplied by 2^64/φ (odd, so a bijection), of which it keeps the top `key_bits` bits, the
+//! *seen key*; the bucket is the seen key's top bits. Every key bit moves both, so a structured
+//! key (Connect Four's exact column-by-column bitboard key, whose low bits see only the left
+//! columns) spreads over the table and shortens to `key_bits` as Zobrist keys do: two keys are
+//! one entry to the table when their products agree in the top `key_bits` bits, which for
+//! random keys happens with probability 2^-key_bits. With 64 bits the seen key is a bijection
+//! of the key: no false hits.
 //!
-//! An entry holds the masked key (compared in full on probe), the remaining depth the entry
+//! An entry holds the seen key (compared in full on probe), the remaining depth the entry
 //! was searched to, the score, its bound (exact, lower, upper), the best move (the game's
 //! `move_index`) and the search's age.
 //!
@@ -104,7 +108,8 @@ pub struct TtSpec {
     /// Number of entries: a power of two, at least `replacement.slots()`.
     pub entries: u64,
     pub replacement: Replacement,
-    /// Key bits kept, 8..=64: the table sees `key & (2^key_bits - 1)`.
+    /// Key bits kept, 8..=64: the table sees the top `key_bits` bits of the key's Fibonacci
+    /// product (see the module doc).
     pub key_bits: u32,
     pub bounds: Bounds,
 }
@@ -219,6 +224,7 @@ pub struct Table {
     /// The mask that rounds a slot down to the first slot of its bucket
     /// (`!(slots per bucket - 1)`).
     align: usize,
+    /// Keeps the top `key_bits` bits of the Fibonacci product.
     key_mask: u64,
     /// Slots per bucket (1, 2 or 4).
     per: usize,
@@ -247,11 +253,7 @@ impl Table {
         Ok(Table {
             slots,
             align: !(spec.replacement.slots() as usize - 1),
-            key_mask: if spec.key_bits >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << spec.key_bits) - 1
-            },
+            key_mask: u64::MAX << (64 - spec.key_bits.clamp(1, 64)),
             per: spec.replacement.slots() as usize,
             replacement: spec.replacement,
             age: 0,
@@ -301,7 +303,7 @@ impl Table {
     /// Empties the slot holding `key`, if any: O(bucket). A caller that records the keys it
     /// stored can empty the table in time proportional to its stores.
     pub fn forget(&mut self, key: u64) {
-        let k = key & self.key_mask;
+        let k = self.seen(key);
         let (base, n) = self.bucket(k);
         for e in &mut self.slots[base..base + n] {
             if e.occupied() && e.key == k {
@@ -313,10 +315,7 @@ impl Table {
     /// Occupied entries in the buckets of `keys`, each bucket counted once: the occupancy of a
     /// table that was empty before `keys` were stored, in time proportional to them.
     pub fn occupancy_of(&self, keys: &[u64]) -> u64 {
-        let mut bases: Vec<usize> = keys
-            .iter()
-            .map(|&k| self.bucket(k & self.key_mask).0)
-            .collect();
+        let mut bases: Vec<usize> = keys.iter().map(|&k| self.bucket(self.seen(k)).0).collect();
         bases.sort_unstable();
         bases.dedup();
         bases
@@ -335,17 +334,25 @@ impl Table {
         self.slots.iter().filter(|e| e.occupied()).count() as u64
     }
 
-    /// The first slot of `k`'s bucket, and the bucket's size. The slot is the top log2(entries)
-    /// bits of the Fibonacci product, taken as the high word of `product * entries` (one
-    /// multiply, and right for a one-entry table, where a shift by 64 would not be), rounded
-    /// down to the bucket's first slot: the same as the bucket index `product >> (64 -
-    /// log2(buckets))` times the bucket size.
+    /// The seen key: the top `key_bits` bits of the key's Fibonacci product (the low bits
+    /// zeroed). Multiplying carries every key bit into the top bits, which the low bits of a
+    /// structured key would not do.
     #[inline(always)]
-    fn bucket(&self, k: u64) -> (usize, usize) {
+    fn seen(&self, key: u64) -> u64 {
         /// 2^64 / φ, odd: multiplying by it is a bijection whose top bits mix every key bit.
         const FIBONACCI: u64 = 0x9e37_79b9_7f4a_7c15;
-        let h = k.wrapping_mul(FIBONACCI);
-        let slot = ((h as u128 * self.slots.len() as u128) >> 64) as usize;
+        key.wrapping_mul(FIBONACCI) & self.key_mask
+    }
+
+    /// The first slot of the bucket of the seen key `k`, and the bucket's size. The slot is
+    /// the top log2(entries) bits of `k`, taken as the high word of `k * entries` (one
+    /// multiply, and right for a one-entry table, where a shift by 64 would not be), rounded
+    /// down to the bucket's first slot: the same as the bucket index `k >> (64 -
+    /// log2(buckets))` times the bucket size. A seen key of fewer bits than the table's index
+    /// reaches only 2^key_bits buckets: the table can tell no more keys apart.
+    #[inline(always)]
+    fn bucket(&self, k: u64) -> (usize, usize) {
+        let slot = ((k as u128 * self.slots.len() as u128) >> 64) as usize;
         (slot & self.align, self.per)
     }
 
@@ -353,7 +360,7 @@ impl Table {
     /// another key. (Probes and hits are counted by the caller.)
     #[inline(always)]
     pub fn probe(&self, key: u64, c: &mut Counters) -> Option<Entry> {
-        let k = key & self.key_mask;
+        let k = self.seen(key);
         let (base, n) = self.bucket(k);
         if n == 1 {
             let e = self.slots[base];
@@ -393,7 +400,7 @@ impl Table {
         mv: u32,
         c: &mut Counters,
     ) {
-        let k = key & self.key_mask;
+        let k = self.seen(key);
         let d = depth.min(MAX_DEPTH) as u8;
         let (base, n) = self.bucket(k);
         let slot = match self.replacement {
@@ -574,6 +581,8 @@ pub fn entries_from_mib(mib: u64, replacement: Replacement) -> Result<u64, Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::connect4::Connect4;
+    use crate::games::Game;
 
     impl Table {
         /// `try_new` for a test's small table.
@@ -676,26 +685,91 @@ mod tests {
     }
 
     #[test]
-    fn key_bits_mask_the_key() {
+    fn key_bits_keep_the_top_bits_of_the_product() {
         let mut c = Counters::default();
         let mut t = Table::new(&spec(16, Replacement::Always, 8));
-        t.store(0x1234_5678_9aab, 1, 7, Bound::Exact, 0, &mut c);
-        // Same low 8 bits: a (false) hit.
-        assert_eq!(t.probe(0xffff_0000_00ab, &mut c).unwrap().score(), 7);
-        // Same slot, another masked key: a counted collision.
-        let other = same_bucket(&t, 0xab);
-        assert!(other < 256 && other != 0xab);
+        let a = 0x1234_5678_9aab;
+        assert_eq!(
+            t.seen(a),
+            a.wrapping_mul(0x9e37_79b9_7f4a_7c15) & 0xff << 56
+        );
+        t.store(a, 1, 7, Bound::Exact, 0, &mut c);
+        // Another key with the same top 8 bits of the product: a (false) hit.
+        let twin = (a + 1..).find(|&x| t.seen(x) == t.seen(a)).unwrap();
+        assert_eq!(t.probe(twin, &mut c).unwrap().score(), 7);
+        // Same slot, another seen key: a counted collision.
+        let other = same_bucket(&t, a);
         assert!(t.probe(other, &mut c).is_none());
         assert_eq!(c.tt_collisions, 1);
+        // With 64 bits every key is its own entry.
+        let t = Table::new(&spec(16, Replacement::Always, 64));
+        assert_ne!(t.seen(a), t.seen(twin));
     }
 
-    /// The smallest key above `k` (within `k`'s key bits) whose bucket is `k`'s.
+    /// The smallest key above `k` whose bucket is `k`'s, under another seen key.
     fn same_bucket(t: &Table, k: u64) -> u64 {
-        let home = t.bucket(k & t.key_mask).0;
+        let home = t.bucket(t.seen(k)).0;
         (k + 1..)
-            .map(|x| x & t.key_mask)
-            .find(|&x| x != k & t.key_mask && t.bucket(x).0 == home)
+            .find(|&x| t.seen(x) != t.seen(k) && t.bucket(t.seen(x)).0 == home)
             .unwrap()
+    }
+
+    #[test]
+    fn key_bits_shorten_structured_keys_as_random_ones() {
+        // Keys that differ only above bit 40 (as Connect Four's keys differ only in the right
+        // columns) are 4,096 seen keys at 32 bits, not one: the product carries the high bits
+        // down. (Kept as the low 32 bits, they would all be 0.)
+        let t = Table::new(&spec(4096, Replacement::Always, 32));
+        let mut seen: Vec<u64> = (0..4096u64).map(|i| t.seen(i << 40)).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 4096);
+        // Every Connect Four position of at most 7 plies (76,959 exact keys) shortened to 24
+        // bits: about as many pairs share a seen key as random keys would give, n (n - 1) / 2 /
+        // 2^24 = 177 (130). Kept as the low 24 bits, which see only the left columns, 7,241,650
+        // pairs would.
+        fn walk(g: &mut Connect4, plies: u32, keys: &mut Vec<u64>) {
+            keys.push(g.key());
+            if plies == 7 || g.outcome().is_some() {
+                return;
+            }
+            let mut moves = Vec::new();
+            g.moves(&mut moves);
+            for m in moves {
+                g.make(m);
+                walk(g, plies + 1, keys);
+                g.unmake(m);
+            }
+        }
+        let mut keys = Vec::new();
+        walk(&mut Connect4::new(7, 6), 0, &mut keys);
+        keys.sort_unstable();
+        keys.dedup();
+        let pairs = |seen: &mut Vec<u64>| {
+            seen.sort_unstable();
+            let mut p = 0u64;
+            let mut run = 1u64;
+            for w in seen.windows(2) {
+                if w[0] == w[1] {
+                    run += 1;
+                } else {
+                    p += run * (run - 1) / 2;
+                    run = 1;
+                }
+            }
+            p + run * (run - 1) / 2
+        };
+        let t = Table::new(&spec(4096, Replacement::Always, 24));
+        let n = keys.len() as f64;
+        let expected = n * (n - 1.0) / 2.0 / (1u64 << 24) as f64;
+        let got = pairs(&mut keys.iter().map(|&k| t.seen(k)).collect()) as f64;
+        assert!(
+            (expected * 0.5..expected * 1.5).contains(&got),
+            "{} positions: {got} pairs, {expected:.0} expected",
+            keys.len()
+        );
+        let low = pairs(&mut keys.iter().map(|&k| k & 0xff_ffff).collect()) as f64;
+        assert!(low > 10.0 * expected, "{low}");
     }
 
     #[test]
@@ -703,7 +777,7 @@ mod tests {
         // Keys that differ only above bit 40 (as Connect Four's keys differ only in the columns
         // their low bits do not see) still fill most of a 4,096-slot table.
         let t = Table::new(&spec(4096, Replacement::Always, 64));
-        let mut slots: Vec<usize> = (0..4096u64).map(|i| t.bucket(i << 40).0).collect();
+        let mut slots: Vec<usize> = (0..4096u64).map(|i| t.bucket(t.seen(i << 40)).0).collect();
         slots.sort_unstable();
         slots.dedup();
         assert!(slots.len() > 2_500, "{}", slots.len());
@@ -713,7 +787,7 @@ mod tests {
                 let entries = (1u64 << log).max(scheme.slots());
                 let t = Table::new(&spec(entries, scheme, 64));
                 for k in [0, 1, u64::MAX, 0x9e37_79b9_7f4a_7c15] {
-                    let (base, n) = t.bucket(k);
+                    let (base, n) = t.bucket(t.seen(k));
                     assert!(base + n <= t.len());
                 }
             }
@@ -744,7 +818,7 @@ mod tests {
                     } else {
                         h >> (64 - buckets.trailing_zeros())
                     };
-                    assert_eq!(t.bucket(x).0 as u64, index * scheme.slots());
+                    assert_eq!(t.bucket(t.seen(x)).0 as u64, index * scheme.slots());
                 }
             }
         }
