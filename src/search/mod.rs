@@ -605,7 +605,25 @@ impl<G: Game> Searcher<G> {
                             // Every algorithm here lowers the depth by one per ply.
                             let remaining = self.spec.depth.saturating_sub(ply as u32);
                             let oracle = self.oracle.as_mut().expect("built in Searcher::new");
-                            oracle.keys(game, moves, remaining, term, &mut self.rng, &mut keys);
+                            let budget = oracle::Budget {
+                                nodes_left: self.spec.max_nodes.map(|m| {
+                                    m.saturating_sub(self.counters.nodes + self.counters.qnodes)
+                                }),
+                                start: self.start,
+                                deadline_ns: self.deadline_ns,
+                            };
+                            oracle.keys(
+                                game,
+                                moves,
+                                remaining,
+                                term,
+                                &mut self.rng,
+                                &budget,
+                                &mut keys,
+                            );
+                            if oracle.stopped() {
+                                self.aborted = true;
+                            }
                         }
                     }
                     ordering::sort_by_keys_desc(moves, &mut keys);

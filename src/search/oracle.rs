@@ -11,6 +11,11 @@
 //! uniform tree whose oracle would not fit; on other games the memo simply stops growing at
 //! the cap (values stay exact, the oracle gets slower).
 //!
+//! Budgets bound the oracle too, or a run with `max_nodes` or `max_seconds` on a deep tree
+//! would run unbounded inside it: the positions it visits count toward `max_nodes` with the
+//! search's nodes and qnodes (though not in `nodes`), and it checks `max_seconds` every 1,024
+//! visits. Once stopped it returns at once, and the search stops with the budget status.
+//!
 //! On a real game, `oracle-best` gives the best-first tree: the Knuth–Moore ideal for that
 //! position. Where values tie or branching is uneven, a cheaper proof can exist (a cutoff
 //! does not need the best move, only a good enough one, and a narrow subtree can be cheaper
@@ -18,6 +23,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
 
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -66,6 +72,23 @@ pub struct Oracle<G: Game> {
     /// Scratch: the children's values and a permutation of slots.
     values: Vec<i32>,
     slots: Vec<u32>,
+    /// Positions visited (every call of `value`), for the budget.
+    visits: u64,
+    /// Stop once `visits` reaches this (`max_nodes` less the search's nodes and qnodes).
+    max_visits: u64,
+    /// The search's start and `max_seconds` in nanoseconds.
+    start: Instant,
+    deadline_ns: Option<u64>,
+    /// A budget stopped it: the values since are meaningless.
+    stopped: bool,
+}
+
+/// What the search lends the oracle of its budgets, per call of `Oracle::keys`.
+pub struct Budget {
+    /// `max_nodes` less the nodes and qnodes the search has entered (None: no `max_nodes`).
+    pub nodes_left: Option<u64>,
+    pub start: Instant,
+    pub deadline_ns: Option<u64>,
 }
 
 impl<G: Game> Oracle<G> {
@@ -79,7 +102,34 @@ impl<G: Game> Oracle<G> {
                 .collect(),
             values: Vec::with_capacity(width),
             slots: Vec::with_capacity(width),
+            visits: 0,
+            max_visits: u64::MAX,
+            start: Instant::now(),
+            deadline_ns: None,
+            stopped: false,
         }
+    }
+
+    /// Whether a budget stopped the oracle.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Counts a visit; false (and stopped) once a budget is spent.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        if self.stopped {
+            return false;
+        }
+        self.visits += 1;
+        if self.visits >= self.max_visits {
+            self.stopped = true;
+        } else if let Some(limit) = self.deadline_ns {
+            if self.visits & 1023 == 0 && self.start.elapsed().as_nanos() as u64 >= limit {
+                self.stopped = true;
+            }
+        }
+        !self.stopped
     }
 
     /// Values stored so far.
@@ -89,6 +139,9 @@ impl<G: Game> Oracle<G> {
 
     /// The exact negamax value of `game` searched `depth` plies, from the side to move.
     pub fn value(&mut self, game: &mut G, depth: u32, level: usize) -> i32 {
+        if !self.visit() {
+            return 0;
+        }
         if let Some(u) = game.outcome() {
             return u;
         }
@@ -117,6 +170,9 @@ impl<G: Game> Oracle<G> {
             best = best.max(v);
         }
         self.bufs[level] = moves;
+        if self.stopped {
+            return 0;
+        }
         if depth >= 2 && (self.memo.len() < ORACLE_MAX_ENTRIES || self.memo.contains_key(&key)) {
             self.memo.insert(key, (depth, best));
         }
@@ -141,7 +197,9 @@ impl<G: Game> Oracle<G> {
     /// `strong:P1:P2` a rank that puts the best move (the first of equal best in natural
     /// order) first with probability P1, within the first quarter (the first ceil(n/4) places)
     /// with probability P2, otherwise in a uniformly chosen later place; the other moves
-    /// take the remaining places in random order.
+    /// take the remaining places in random order. When `budget` runs out meanwhile, the keys
+    /// are meaningless and `stopped` says so.
+    #[allow(clippy::too_many_arguments)]
     pub fn keys(
         &mut self,
         game: &mut G,
@@ -149,8 +207,13 @@ impl<G: Game> Oracle<G> {
         remaining: u32,
         term: &OrderTerm,
         rng: &mut ChaCha8Rng,
+        budget: &Budget,
         keys: &mut Vec<i64>,
     ) {
+        self.max_visits = budget
+            .nodes_left
+            .map_or(u64::MAX, |left| self.visits.saturating_add(left));
+        (self.start, self.deadline_ns) = (budget.start, budget.deadline_ns);
         self.child_values(game, moves, remaining.max(1));
         match *term {
             OrderTerm::OracleBest => keys.extend(self.values.iter().map(|&v| v as i64)),
@@ -233,6 +296,38 @@ mod tests {
     }
 
     #[test]
+    fn budgets_stop_the_oracle() {
+        use crate::games::connect4::Connect4;
+        use crate::search::{Ordering, Status};
+        // Connect Four from the start to depth 14: the oracle alone would visit billions of
+        // positions before the search's first node below the root.
+        let mut spec = SearchSpec::new(Algorithm::AlphaBeta, 14);
+        spec.ordering = Ordering::parse("oracle-best").unwrap();
+        spec.max_nodes = Some(1000);
+        let r = search(&mut Connect4::new(7, 6), &spec, 0).unwrap();
+        assert_eq!(r.status, Status::Budget);
+        assert!(r.counters.nodes + r.counters.qnodes <= 1000);
+        spec.max_nodes = None;
+        spec.max_seconds = Some(0.05);
+        let t = std::time::Instant::now();
+        let r = search(&mut Connect4::new(7, 6), &spec, 0).unwrap();
+        assert_eq!(r.status, Status::Budget);
+        assert!(t.elapsed().as_secs_f64() < 30.0);
+        // A budget the whole search fits in changes nothing: tic-tac-toe's 5,478 positions.
+        let mut t = TicTacToe::new(Scale::DepthPenalty);
+        let mut spec = SearchSpec::new(Algorithm::AlphaBeta, 9);
+        spec.ordering = Ordering::parse("oracle-best").unwrap();
+        let free = search(&mut t.clone(), &spec, 0).unwrap();
+        spec.max_nodes = Some(1_000_000);
+        let bounded = search(&mut t, &spec, 0).unwrap();
+        assert_eq!(bounded.status, Status::Ok);
+        assert_eq!(
+            (bounded.value, bounded.counters.nodes),
+            (free.value, free.counters.nodes)
+        );
+    }
+
+    #[test]
     fn strong_places_the_best_child_with_the_given_probabilities() {
         let spec = UniformSpec {
             branching: 8,
@@ -249,11 +344,16 @@ mod tests {
             first: 700_000,
             quarter: 900_000,
         };
+        let unbounded = Budget {
+            nodes_left: None,
+            start: Instant::now(),
+            deadline_ns: None,
+        };
         let (mut first, mut quarter, trials) = (0, 0, 4000);
         let mut keys = Vec::new();
         for _ in 0..trials {
             keys.clear();
-            o.keys(&mut u, &moves, 3, &term, &mut rng, &mut keys);
+            o.keys(&mut u, &moves, 3, &term, &mut rng, &unbounded, &mut keys);
             let best = (0..8).max_by_key(|&i| o.values[i]).unwrap();
             // Keys are 8 - place, all distinct.
             let place = 8 - keys[best] as usize;
