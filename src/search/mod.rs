@@ -208,6 +208,9 @@ pub struct Searcher<G: Game> {
     qkeys: Vec<Vec<i64>>,
     /// Exact child values for the oracle orderings (`oracle-best`, `oracle-worst`, `strong`).
     oracle: Option<oracle::Oracle<G>>,
+    /// The depth of the search under way: the spec's, or the iteration's under iterative
+    /// deepening (the oracle's remaining depth at ply p is this less p).
+    depth_now: u32,
     /// The transposition table, when the spec asks for one (alpha-beta only).
     tt: Option<Table>,
     /// The table's move goes first even though the ordering does not name `tt`.
@@ -337,6 +340,7 @@ impl<G: Game> Searcher<G> {
                 .ordering
                 .uses_oracle()
                 .then(|| oracle::Oracle::new(root, spec.depth)),
+            depth_now: spec.depth,
             tt_first: tt.is_some() && !spec.ordering.has(&OrderTerm::Tt),
             tt,
             node_tt_move: NO_MOVE,
@@ -389,6 +393,7 @@ impl<G: Game> Searcher<G> {
 
     /// One search of the spec's algorithm to `depth`.
     fn search_depth(&mut self, game: &mut G, depth: u32) -> i32 {
+        self.depth_now = depth;
         match self.spec.algorithm {
             Algorithm::Minimax => {
                 let root_side = game.side_to_move();
@@ -603,7 +608,7 @@ impl<G: Game> Searcher<G> {
                         | OrderTerm::OracleWorst
                         | OrderTerm::Strong { .. }) => {
                             // Every algorithm here lowers the depth by one per ply.
-                            let remaining = self.spec.depth.saturating_sub(ply as u32);
+                            let remaining = self.depth_now.saturating_sub(ply as u32);
                             let oracle = self.oracle.as_mut().expect("built in Searcher::new");
                             let budget = oracle::Budget {
                                 nodes_left: self.spec.max_nodes.map(|m| {

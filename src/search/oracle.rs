@@ -328,6 +328,30 @@ mod tests {
     }
 
     #[test]
+    fn iterations_order_by_their_own_depth() {
+        use crate::search::{Ordering, Searcher};
+        // Under iterative deepening, iteration k orders by exact values k - ply deep, as a
+        // search to depth k does, not by the final depth's values.
+        let mut found = false;
+        for text in ["x...o....", "xo.......", "x.o......", ".x.o....."] {
+            let mut g = TicTacToe::parse_position(Scale::DepthPenalty, text).unwrap();
+            let root = g.clone();
+            let order = |depth: u32, iterative: bool, now: u32, g: &mut TicTacToe| {
+                let mut spec = SearchSpec::new(Algorithm::AlphaBeta, depth);
+                spec.ordering = Ordering::parse("oracle-best").unwrap();
+                spec.iterative = iterative;
+                let mut s = Searcher::new(&root, &spec, 1).unwrap();
+                s.depth_now = now;
+                s.ordered_moves(g, 0)
+            };
+            let two = order(2, false, 2, &mut g);
+            assert_eq!(order(6, true, 2, &mut g), two, "{text}");
+            found |= order(6, false, 6, &mut g) != two;
+        }
+        assert!(found, "no position where depth 2 and depth 6 order apart");
+    }
+
+    #[test]
     fn strong_places_the_best_child_with_the_given_probabilities() {
         let spec = UniformSpec {
             branching: 8,
