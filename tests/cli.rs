@@ -1140,3 +1140,47 @@ fn a_position_listed_twice_is_warned_about() {
         "{err}"
     );
 }
+
+/// `--out` into a folder that holds files a run would replace, but is not a results folder of
+/// the experiment (the user's own files; another experiment's results): exit 2, every file
+/// left as it was. A rerun of the same experiment replaces its own results.
+#[test]
+fn a_run_refuses_a_folder_it_did_not_write() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = |name: &str| {
+        let f = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(
+            &f,
+            format!("name = \"{name}\"\n[game]\nkind = \"tictactoe\"\npositions = [\"4,0\"]\n[search]\nalgorithm = \"minimax\"\ndepth = 1\n"),
+        )
+        .unwrap();
+        f
+    };
+    let own = tmp.path().join("mine");
+    std::fs::create_dir_all(own.join("charts")).unwrap();
+    std::fs::write(own.join("report.md"), "my notes").unwrap();
+    std::fs::write(own.join("charts/figure1.png"), "png").unwrap();
+    let out = run_file(&file("u"), &own);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("report.md, charts/figure1.png but no manifest.json") && err.contains("--out"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(own.join("report.md")).unwrap(),
+        "my notes"
+    );
+    assert!(own.join("charts/figure1.png").exists() && !own.join("runs.csv").exists());
+    // Another experiment's results.
+    let theirs = tmp.path().join("theirs");
+    assert!(run_file(&file("a"), &theirs).status.success());
+    let before = std::fs::read(theirs.join("runs.csv")).unwrap();
+    let out = run_file(&file("b"), &theirs);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("the results of experiment `a`"), "{err}");
+    assert_eq!(std::fs::read(theirs.join("runs.csv")).unwrap(), before);
+    // The same experiment again: its results are replaced.
+    assert!(run_file(&file("a"), &theirs).status.success());
+}

@@ -74,6 +74,52 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Refuses, before anything is written, a `harness run` of experiment `name` into a folder
+/// that holds files a run would replace or remove (runs.csv, summary.csv, report.md, charts,
+/// ...) but is not a results folder of `name`: one whose manifest.json (written first by every
+/// run) names another experiment, or which has none (a folder of the user's own). A rerun of
+/// the same experiment replaces its results, as it always did.
+pub fn check_results_folder(dir: &Path, name: &str) -> Result<()> {
+    let mut held: Vec<String> = OUTPUT_FILES
+        .iter()
+        .copied()
+        .chain(["runs.csv.partial"])
+        .filter(|n| dir.join(n).is_file())
+        .map(String::from)
+        .collect();
+    held.extend(
+        chart_files(&dir.join("charts"))
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(|n| format!("charts/{n}"))),
+    );
+    if held.is_empty() {
+        return Ok(());
+    }
+    let shown = |held: &[String]| {
+        let mut t = held.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
+        if held.len() > 4 {
+            t.push_str(&format!(" and {} more", held.len() - 4));
+        }
+        t
+    };
+    let what = match manifest::Manifest::read(dir) {
+        Ok(Some(m)) if m.experiment == name => return Ok(()),
+        Ok(Some(m)) => format!(
+            "the results of experiment `{}` (manifest.json)",
+            m.experiment
+        ),
+        Ok(None) => format!(
+            "{} but no manifest.json, so it is not a results folder of a harness run",
+            shown(&held)
+        ),
+        Err(e) => format!("{} and {e}", shown(&held)),
+    };
+    Err(Error::input(format!(
+        "{}: holds {what}; a run of experiment `{name}` would replace or remove those files. Allowed: a new or empty folder, or the results folder of `{name}`; pass another --out DIR, or move the files away",
+        dir.display()
+    )))
+}
+
 /// A name harness writes in charts/: `STEM.svg`, `STEM.png`, or their temporary `STEM.tmp`.
 fn is_chart_name(p: &Path) -> bool {
     p.extension()
