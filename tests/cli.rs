@@ -1184,3 +1184,53 @@ fn a_run_refuses_a_folder_it_did_not_write() {
     // The same experiment again: its results are replaced.
     assert!(run_file(&file("a"), &theirs).status.success());
 }
+
+/// A date-time, a dotted key on a key that takes a value, and a table where a name goes:
+/// messages that name the key and what it takes, in the experiment's words (serde's own name
+/// the private key of TOML date-times, or a "map", and no key).
+#[test]
+fn date_times_dotted_keys_and_tables_name_the_key() {
+    let exp = |game: &str, search: &str| {
+        format!("name = \"d\"\n[game]\nkind = \"tictactoe\"\n{game}\n[search]\nalgorithm = \"minimax\"\n{search}\n")
+    };
+    let e = bad_text(
+        &exp("", "depth = 07:32:00"),
+        &[
+            "exp.toml:7:9",
+            "`depth`",
+            "a date-time `07:32:00`",
+            "expected a whole number of plies",
+        ],
+    );
+    assert!(!e.contains("$__toml"), "{e}");
+    bad_text(
+        &format!("seed = 1979-05-27T07:32:00Z\n{}", exp("", "depth = 1")),
+        &[
+            "exp.toml:1:8",
+            "`seed`",
+            "a date-time `1979-05-27T07:32:00Z`",
+            "expected a whole number >= 0",
+        ],
+    );
+    bad_text(
+        &exp("", "depth = 1\niterative = 1979-05-27 07:32:00"),
+        &[
+            "exp.toml:8:13",
+            "`iterative`",
+            "a date-time `1979-05-27 07:32:00`",
+        ],
+    );
+    bad_text(
+        &exp("", "depth = 1").replace("kind = \"tictactoe\"", "kind.x = \"tictactoe\""),
+        &[
+            "exp.toml:3:1",
+            "`kind.x`",
+            "makes `kind` a table",
+            "write `kind = ...`",
+        ],
+    );
+    bad_text(
+        &exp("", "depth = 1").replace("kind = \"tictactoe\"", "kind = { a = 1 }"),
+        &["`kind` takes a name in quotes, not a table", "`tictactoe`"],
+    );
+}

@@ -819,6 +819,12 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             .collect::<Vec<_>>()
             .join("; ");
         let msg = plain_words(&msg);
+        if let Some(err) = e.span().and_then(|span| datetime_error(path, src, span.start)) {
+            return err;
+        }
+        if let Some(err) = e.span().and_then(|span| dotted_key_error(path, src, span, &msg)) {
+            return err;
+        }
         match e.span() {
             Some(span) => {
                 // Name the key when the message does not: the text before `=` on the line
@@ -840,6 +846,105 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             None => Error::input(format!("{}: {msg}", path.display())),
         }
     })
+}
+
+/// The length of the TOML date-time (`1979-05-27T07:32:00Z`, `1979-05-27`, `07:32:00`, with
+/// a space for the T) that starts at byte `pos` of `src`, if one does.
+fn datetime_at(src: &str, pos: usize) -> Option<usize> {
+    let rest = src.get(pos..)?.as_bytes();
+    let digits = |from: usize, n: usize| {
+        rest.len() >= from + n && rest[from..from + n].iter().all(u8::is_ascii_digit)
+    };
+    let date = digits(0, 4) && rest.get(4) == Some(&b'-') && digits(5, 2);
+    let time = digits(0, 2) && rest.get(2) == Some(&b':') && digits(3, 2);
+    if !date && !time {
+        return None;
+    }
+    let mut n = 0;
+    while n < rest.len() {
+        let c = rest[n];
+        let date_time_space = c == b' ' && n == 10 && date && digits(11, 2);
+        if c.is_ascii_alphanumeric() || b":.+-".contains(&c) || date_time_space {
+            n += 1;
+        } else {
+            break;
+        }
+    }
+    Some(n)
+}
+
+/// The error for a date-time where the experiment takes no date-time. serde sees a TOML
+/// date-time as a table with a private key (`$__toml_private_datetime`), so its own message
+/// says `map` or names that key. The file is parsed again with `true` in its place, which
+/// gives the message that names the key and what it takes, with the date-time put back in.
+fn datetime_error(path: &Path, src: &str, pos: usize) -> Option<Error> {
+    let n = datetime_at(src, pos)?;
+    let token = &src[pos..pos + n];
+    let stand_in = format!("{}true{}", &src[..pos], &src[pos + n..]);
+    let msg = match toml::from_str::<ExperimentFile>(&stand_in) {
+        Err(e2) if e2.span().is_some_and(|s| s.start == pos) => {
+            let m = parse(path, &stand_in).err()?.to_string();
+            // `FILE:LINE:COL: MESSAGE`: keep the message.
+            let (l, c) = line_col(src, pos);
+            let m = m
+                .strip_prefix(&format!("{}:{l}:{c}: ", path.display()))
+                .unwrap_or(&m)
+                .to_string();
+            m.replace("boolean `true`", &format!("a date-time `{token}`"))
+        }
+        // `true` is a value of this key (iterative = true): say what is wrong without it.
+        _ => match key_at(src, pos) {
+            Some(key) => format!("`{key}`: a date-time `{token}` is not a value of this key (the README lists what it takes)"),
+            None => format!("a date-time `{token}` is not a value harness takes anywhere"),
+        },
+    };
+    Some(at(path, src, pos..pos + n, msg))
+}
+
+/// The error for a dotted key (`kind.x = ...`) whose first part takes a value, not a table,
+/// or for a table where a name goes (`kind = { a = 1 }`): serde's message would speak of a
+/// string, a map or a variant, and name no key.
+fn dotted_key_error(
+    path: &Path,
+    src: &str,
+    span: std::ops::Range<usize>,
+    msg: &str,
+) -> Option<Error> {
+    let start = src[..span.start.min(src.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let line = src[start..].lines().next()?;
+    let (key, value) = line.split_once('=')?;
+    let key = key.trim();
+    // `kind = { a = 1 }`: serde reads a one-key table as a variant named by the key.
+    if let Some((_, allowed)) = msg.split_once("; allowed: ") {
+        if msg.starts_with("unknown value") && value.trim_start().starts_with('{') {
+            return Some(at(
+                path,
+                src,
+                span,
+                format!("`{key}` takes a name in quotes, not a table; allowed: {allowed}"),
+            ));
+        }
+    }
+    if !msg.starts_with("invalid type") {
+        return None;
+    }
+    let (first, _) = key.split_once('.')?;
+    if key.contains(['"', '\'', '[', '{']) {
+        return None;
+    }
+    Some(at(
+        path,
+        src,
+        start..start + key.len(),
+        format!(
+            "`{key}`: a dotted key makes `{}` a table, but `{}` takes a value: write `{} = ...` (the README lists what each key takes)",
+            first.trim(),
+            first.trim(),
+            first.trim()
+        ),
+    ))
 }
 
 /// The key of a `key = value` line holding byte `pos` of `src`, when the value starts there.
