@@ -1234,3 +1234,20 @@ fn date_times_dotted_keys_and_tables_name_the_key() {
         &["`kind` takes a name in quotes, not a table", "`tictactoe`"],
     );
 }
+
+/// Only Connect Four lines carry a score: a tic-tac-toe or Nim line that ends in one is
+/// refused with a message that says so.
+#[test]
+fn a_score_on_a_line_of_another_game_is_explained() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (game, line) in [("tictactoe", "x.o.x.... 0"), ("nim", "3,4,5 1")] {
+        let f = tmp.path().join(format!("{game}.txt"));
+        std::fs::write(&f, format!("{line}\n")).unwrap();
+        let err = solve_refuses(&["--game", game], &f);
+        assert!(
+            err.contains(&format!("{game}.txt:1"))
+                && err.contains("only Connect Four lines carry a score"),
+            "{err}"
+        );
+    }
+}
