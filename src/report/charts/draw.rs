@@ -195,9 +195,13 @@ pub fn draw<DB: DrawingBackend>(
                 }
                 draw_marker(&mut $chart, &pts, s.style, col)?;
             }
+            // Theory lines run flat across the band of side-by-side points at each x, so that
+            // a point on the theory sits on its line wherever the dodge put it.
+            let band = (k >= 2.0).then(|| (dodge(0), dodge(k as usize - 1)));
+            let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
             for (i, s) in c.theory.iter().enumerate() {
                 let (col, (dash, gap)) = dashed_style(i);
-                let pts = dashed_points(c, s, x0, x1);
+                let pts = dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)));
                 $chart
                     .draw_series(DashedLineSeries::new(
                         pts,
@@ -302,18 +306,37 @@ fn draw_title<DB: DrawingBackend>(
     Ok(plot)
 }
 
+/// The side-by-side band around each x: the first and last series' dodge, and the function
+/// that moves an x by a dodge.
+type Band<'a> = ((f64, f64), &'a dyn Fn(f64, f64) -> f64);
+
 /// The points of theory line `s`, drawn dashed: a line of one value (a single point, or the
-/// ratio-1 line) runs across the x range [x0, x1], and flat stretches keep only their ends (a
-/// thick dashed polyline bends at every point, and a bend between two flat segments draws a
-/// notch).
-fn dashed_points(c: &Chart, s: &Series, x0: f64, x1: f64) -> Vec<(f64, f64)> {
+/// ratio-1 line) runs across the x range [x0, x1]; otherwise, with a `band`, the line runs
+/// flat across it at each x; flat stretches keep only their ends (a thick dashed polyline
+/// bends at every point, and a bend between two flat segments draws a notch).
+fn dashed_points(
+    c: &Chart,
+    s: &Series,
+    x0: f64,
+    x1: f64,
+    band: Option<Band>,
+) -> Vec<(f64, f64)> {
     let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
-    if pts.len() == 1 || c.kind == ChartKind::RatioToMinimal {
+    let y = pts[0].1;
+    if (pts.len() == 1 || c.kind == ChartKind::RatioToMinimal) && pts.iter().all(|p| p.1 == y) {
         // A single point (or the ratio-1 line): draw it across the x range.
-        let y = pts[0].1;
-        if pts.iter().all(|p| p.1 == y) {
-            pts = vec![(x0, y), (x1, y)];
-        }
+        pts = vec![(x0, y), (x1, y)];
+    } else if let Some(((lo, hi), shift)) = band {
+        // Flat from the first dodged point at each x to the last (within the x range).
+        pts = pts
+            .iter()
+            .flat_map(|&(x, y)| {
+                [
+                    (shift(x, lo).clamp(x0, x1), y),
+                    (shift(x, hi).clamp(x0, x1), y),
+                ]
+            })
+            .collect();
     }
     let flat = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
     pts.iter()
