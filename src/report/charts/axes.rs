@@ -184,8 +184,11 @@ impl Frame {
         let (y0, y1) = if c.log_y {
             (ymin / 2.0, ymax * if budget { 5.0 } else { 2.0 })
         } else if c.kind.share_column().is_some() {
-            // Percent of runs: from 0, and room above a chart of zeros.
-            (0.0, (ymax * 1.12).clamp(5.0, 105.0))
+            // Percent of runs: from 0, and room above a chart of zeros. A little room below
+            // 0, so that points at 0 (often most of them) stand clear of the axis and its
+            // tick labels; too little for a tick below 0.
+            let top = (ymax * 1.12).clamp(5.0, 105.0);
+            (-0.03 * top, top)
         } else {
             let pad = ((ymax - ymin) * 0.08).max(0.05 * ymax.abs()).max(1e-9);
             (
