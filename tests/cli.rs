@@ -1251,3 +1251,40 @@ fn a_score_on_a_line_of_another_game_is_explained() {
         );
     }
 }
+
+/// A failed append to runs.csv.partial (here a file-size limit, as a full disk would) is
+/// reported once on stderr, also with --quiet, and the run goes on.
+#[cfg(unix)]
+#[test]
+fn a_failed_append_to_the_partial_file_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 16 runs: the file, its copy and the manifest fit in 2 KiB; the partial file does not.
+    let exp = tmp.path().join("exp.toml");
+    std::fs::write(
+        &exp,
+        "name = \"t\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = [1, 2, 3, 4]\nordering = [\"natural\", \"static\"]\n",
+    )
+    .unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("harness");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 2; exec \"$0\" run --quiet --jobs 1 --out \"$1\" \"$2\"")
+        .arg(&bin)
+        .arg(tmp.path().join("out"))
+        .arg(&exp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.matches("cannot append to").count(),
+        1,
+        "one warning: {err}"
+    );
+    assert!(
+        err.contains("runs.csv.partial") && err.contains("the run goes on"),
+        "{err}"
+    );
+    // runs.csv (over the limit too) fails as a write error, not a panic.
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}

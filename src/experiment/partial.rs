@@ -256,13 +256,13 @@ impl Writer {
         Ok(Writer { file })
     }
 
-    /// Appends a finished run, flushed (a failure to write loses only the chance to resume
-    /// this run: the search result itself is kept in memory).
-    pub fn push(&mut self, r: &RunRecord) {
-        if let Ok(line) = json_line(&Finished::of(r)) {
-            let _ = self.file.write_all(line.as_bytes());
-            let _ = self.file.flush();
-        }
+    /// Appends a finished run, flushed. A failure to write loses only the chance to resume
+    /// this run (the search result itself is kept in memory): it is returned for the caller
+    /// to report, and the run goes on.
+    pub fn push(&mut self, r: &RunRecord) -> std::io::Result<()> {
+        let line = json_line(&Finished::of(r)).map_err(|e| std::io::Error::other(e.to_string()))?;
+        self.file.write_all(line.as_bytes())?;
+        self.file.flush()
     }
 }
 

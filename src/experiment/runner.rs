@@ -415,12 +415,25 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
         .num_threads(opts.jobs.min(todo.len().max(1)))
         .build()
         .map_err(|e| Error::Internal(format!("thread pool: {e}")))?;
+    // The first failure to append to the partial file is reported (on stderr, also with
+    // --quiet): the run goes on, but a kill from then on would lose the runs not recorded.
+    let warned = std::sync::atomic::AtomicBool::new(false);
     let results: Vec<Result<RunRecord>> = pool.install(|| {
         todo.par_iter()
             .map(|&i| {
                 let rec = execute(&plan.runs[i])?;
                 if let Ok(mut f) = partial.lock() {
-                    f.push(&rec);
+                    if let Err(e) = f.push(&rec) {
+                        if !warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                            bar.suspend(|| {
+                                eprintln!(
+                                    "warning: {}: cannot append to {} ({e}); the run goes on and writes runs.csv at the end, but if it is stopped before then, the runs finished from here on are searched again",
+                                    plan.name,
+                                    dir.join(partial::FILE).display()
+                                )
+                            });
+                        }
+                    }
                 }
                 bar.inc(1);
                 Ok(rec)

@@ -314,13 +314,7 @@ type Band<'a> = ((f64, f64), &'a dyn Fn(f64, f64) -> f64);
 /// ratio-1 line) runs across the x range [x0, x1]; otherwise, with a `band`, the line runs
 /// flat across it at each x; flat stretches keep only their ends (a thick dashed polyline
 /// bends at every point, and a bend between two flat segments draws a notch).
-fn dashed_points(
-    c: &Chart,
-    s: &Series,
-    x0: f64,
-    x1: f64,
-    band: Option<Band>,
-) -> Vec<(f64, f64)> {
+fn dashed_points(c: &Chart, s: &Series, x0: f64, x1: f64, band: Option<Band>) -> Vec<(f64, f64)> {
     let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
     let y = pts[0].1;
     if (pts.len() == 1 || c.kind == ChartKind::RatioToMinimal) && pts.iter().all(|p| p.1 == y) {
