@@ -72,6 +72,13 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
     match cmd {
         cli::Command::Run(a) => run(a),
         cli::Command::Plot { dir } => {
+            if runner::folder_busy(&dir) {
+                return Err(harness::error::Error::input(format!(
+                    "{}: a `harness run` is writing into this folder; plot it once that run has finished (the run writes its report itself)",
+                    dir.display()
+                ))
+                .into());
+            }
             let built = report::build(&dir)?;
             say(format_args!(
                 "{}: {} groups, {} charts -> {}\n",

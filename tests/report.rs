@@ -1177,6 +1177,8 @@ fn plot_refuses_a_bad_cell_in_any_column_harness_writes() {
         ("interior", "-7", "a count (a whole number from 0) or empty"),
         ("depth", "-3", "a count (a whole number from 0)"),
         ("reference_value", "1.5", "a whole number or empty"),
+        ("nodes", "+5", "a count (a whole number from 0)"),
+        ("reference_value", "+1", "a whole number or empty"),
     ] {
         fs::write(dir.join("runs.csv"), &csv).unwrap();
         set_cell(&dir, 3, name, bad);
@@ -1189,6 +1191,47 @@ fn plot_refuses_a_bad_cell_in_any_column_harness_writes() {
             "{name}={bad}: {err}"
         );
     }
+}
+
+/// A runs.csv whose rows are not the runs manifest.json says the run finished, or a
+/// `branching` that is no b, is refused; so is a folder a run is writing into.
+#[test]
+fn plot_refuses_a_run_count_a_branching_and_a_busy_folder() {
+    let (_tmp, dir) = plot_copy("ordering-quality");
+    let manifest = fs::read_to_string(dir.join("manifest.json")).unwrap();
+    let rows = fs::read_to_string(dir.join("runs.csv"))
+        .unwrap()
+        .lines()
+        .count()
+        - 1;
+    let wrong = manifest.replace(&format!("\"runs\": {rows}"), "\"runs\": 3");
+    assert_ne!(wrong, manifest);
+    fs::write(dir.join("manifest.json"), wrong).unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains(&format!(
+            "runs.csv has {rows} rows, but manifest.json says the run finished 3 runs"
+        )),
+        "{err}"
+    );
+    fs::write(dir.join("manifest.json"), &manifest).unwrap();
+    set_cell(&dir, 0, "branching", "-5");
+    let out = harness().arg("plot").arg(&dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("column `branching` holds `-5`"), "{err}");
+    // A run's lock on the folder (as `harness run` holds it while it writes).
+    let (_tmp2, dir) = plot_copy("nim");
+    let lock = fs::File::open(&dir).unwrap();
+    lock.try_lock().unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("a `harness run` is writing into this folder"),
+        "{err}"
+    );
+    drop(lock);
+    harness().arg("plot").arg(&dir).assert().success();
 }
 
 /// A manifest.json of another experiment than runs.csv's is refused, as an experiment.toml

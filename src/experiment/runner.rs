@@ -364,6 +364,12 @@ pub struct FolderLock {
     _held: Option<File>,
 }
 
+/// Whether a `harness run` holds the lock on `dir` now (for `harness plot`, which reads a
+/// folder a run may be writing). False where folders cannot be locked.
+pub fn folder_busy(dir: &Path) -> bool {
+    File::open(dir).is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)))
+}
+
 /// Locks `dir` (which exists) for one `harness run`; an input error if another run holds it.
 /// Where a folder cannot be opened or locked (not Unix, a file system without locks) there
 /// is no lock, and no error.

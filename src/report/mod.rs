@@ -497,6 +497,7 @@ pub fn build(dir: &Path) -> Result<Built> {
         (None, String::new())
     };
     check_same_experiment(dir, &t, exp.as_ref(), &exp_path, mf.as_ref())?;
+    check_run_count(dir, &t, mf.as_ref())?;
     let s = summary::summarize(&t);
     let layout = layout_for(&t, &s, exp.as_ref(), &exp_path, &src)?;
 
@@ -570,6 +571,18 @@ fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// Refuses a runs.csv whose rows are not the runs the finished manifest.json counted.
+fn check_run_count(dir: &Path, t: &Table, mf: Option<&manifest::Manifest>) -> Result<()> {
+    match mf.and_then(|m| m.runs) {
+        Some(n) if n != t.rows.len() => Err(Error::input(format!(
+            "{}: runs.csv has {} rows, but manifest.json says the run finished {n} runs; rerun the experiment, or restore runs.csv",
+            dir.display(),
+            t.rows.len()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses a runs.csv of another experiment than the folder's experiment.toml or manifest.json

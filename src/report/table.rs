@@ -116,9 +116,10 @@ impl Kind {
     fn admits(self, s: &str) -> bool {
         let empty = s.is_empty();
         match self {
-            Kind::Count => s.parse::<u64>().is_ok(),
-            Kind::CountOrEmpty => empty || s.parse::<u64>().is_ok(),
-            Kind::IntegerOrEmpty => empty || s.parse::<i64>().is_ok(),
+            // Digits only (Rust's parse would take a leading `+`, which harness never writes).
+            Kind::Count => !s.starts_with('+') && s.parse::<u64>().is_ok(),
+            Kind::CountOrEmpty => empty || !s.starts_with('+') && s.parse::<u64>().is_ok(),
+            Kind::IntegerOrEmpty => empty || !s.starts_with('+') && s.parse::<i64>().is_ok(),
             Kind::RealOrEmpty => empty || numeric(s).is_some_and(|x| x >= 0.0),
             Kind::BoolOrEmpty => empty || s == "true" || s == "false",
             Kind::BitOrEmpty => empty || s == "0" || s == "1",
@@ -162,7 +163,9 @@ fn kind_of(name: &str) -> Option<Kind> {
         | "leaves_over_full"
         | "nodes_over_full"
         | "leaf_ebf_over_pearl"
-        | "tt_occupancy" => Kind::RealOrEmpty,
+        | "tt_occupancy"
+        // The theory's b (uniform trees; a whole number there, any b >= 0 from another tool).
+        | "branching" => Kind::RealOrEmpty,
         "bm_hit" => Kind::BoolOrEmpty,
         "value_wrong" | "move_wrong" => Kind::BitOrEmpty,
         _ => return None,
@@ -173,8 +176,13 @@ fn kind_of(name: &str) -> Option<Kind> {
 pub fn read_runs(path: &Path) -> Result<Table> {
     let shown = path.display();
     if !path.is_file() {
+        let what = if path.exists() {
+            "not a regular file"
+        } else {
+            "not found"
+        };
         return Err(Error::input(format!(
-            "{shown}: not found; `harness plot` needs a results folder written by `harness run` (with runs.csv in it)"
+            "{shown}: {what}; `harness plot` needs a results folder written by `harness run` (with runs.csv in it)"
         )));
     }
     let mut rdr = ::csv::ReaderBuilder::new()
