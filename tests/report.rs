@@ -1311,3 +1311,33 @@ fn tree_sizes_past_f64_are_empty_and_the_run_plots() {
     assert!(!text.contains("inf"), "{text}");
     harness().arg("plot").arg(&out).assert().success();
 }
+
+/// manifest.json records the commit the binary was built from (in a git checkout, as CI's
+/// clone is), which report.md shows as "harness built from".
+#[test]
+fn the_manifest_names_the_build_commit() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let head = std::process::Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success());
+    let Some(head) = head else {
+        return; // Not built from a git checkout: nothing to record.
+    };
+    let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"bc\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"minimax\"\ndepth = 1\n",
+    );
+    let m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    let built = m["build_commit"].as_str().unwrap_or_default();
+    assert!(built.starts_with(&head), "{built} vs HEAD {head}");
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(&format!("| harness built from | {built} |")),
+        "{md}"
+    );
+}

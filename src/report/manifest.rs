@@ -25,6 +25,10 @@ pub struct Manifest {
     /// `git status --porcelain` lists changes outside the checkout's `results/`); absent
     /// outside a git checkout.
     pub git_commit: Option<String>,
+    /// The commit harness was built from (`-dirty`: its sources differed from it); absent
+    /// when it was not built from a git checkout, and in manifests of older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build_commit: Option<String>,
     /// `rustc --version` of the compiler that built harness.
     pub rustc: Option<String>,
     /// `model name` from /proc/cpuinfo.
@@ -69,6 +73,7 @@ impl Manifest {
             seed,
             harness_version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: git_commit(),
+            build_commit: option_env!("HARNESS_BUILD_COMMIT").map(str::to_string),
             rustc: option_env!("HARNESS_RUSTC_VERSION").map(str::to_string),
             cpu: cpu_model(),
             threads,

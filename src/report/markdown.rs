@@ -359,7 +359,14 @@ fn environment(m: &mut String, i: &Inputs) {
             let un = |o: &Option<String>| o.clone().unwrap_or_else(|| "unknown".into());
             let _ = writeln!(m, "| | |\n|---|---|");
             let _ = writeln!(m, "| harness | {} |", cell(&mf.harness_version));
-            let _ = writeln!(m, "| git commit | {} |", cell(&un(&mf.git_commit)));
+            if let Some(b) = &mf.build_commit {
+                let _ = writeln!(m, "| harness built from | {} |", cell(b));
+            }
+            let _ = writeln!(
+                m,
+                "| git commit of the working directory | {} |",
+                cell(&un(&mf.git_commit))
+            );
             let _ = writeln!(m, "| rustc | {} |", cell(&un(&mf.rustc)));
             let _ = writeln!(m, "| CPU | {} |", cell(&un(&mf.cpu)));
             let _ = writeln!(m, "| threads | {} |", mf.threads);
