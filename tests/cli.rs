@@ -1288,3 +1288,44 @@ fn a_failed_append_to_the_partial_file_is_reported() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// The solver's budget, oracle visits included, is per position: a position stopped by it
+/// leaves the next one its whole budget.
+#[test]
+fn an_oracle_budget_is_per_position_in_solve() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("two.txt");
+    std::fs::write(&f, ".........\nxo..x.o..\n").unwrap();
+    let out = harness()
+        .args([
+            "solve",
+            "--game",
+            "tictactoe",
+            "--ordering",
+            "oracle-best",
+            "--max-nodes",
+            "300",
+        ])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    // The empty board stops (score empty); the second position is solved: 5 in 36 nodes.
+    assert_eq!((rows[0][0], rows[0][1]), (".........", ""), "{stdout}");
+    assert_eq!(
+        (rows[1][0], rows[1][1], rows[1][3]),
+        ("xo..x.o..", "5", "36"),
+        "{stdout}"
+    );
+    assert!(
+        err.contains("stopped by --max-nodes 300") && err.contains("line(s) 1\n"),
+        "{err}"
+    );
+}

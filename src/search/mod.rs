@@ -409,6 +409,7 @@ impl<G: Game> Searcher<G> {
     /// Runs alpha-beta from `game` with the root window (alpha, beta).
     pub fn run_window(&mut self, game: &mut G, alpha: i32, beta: i32) -> SearchResult<G::Move> {
         self.start = Instant::now();
+        self.depth_now = self.spec.depth;
         let value = self.alphabeta(game, self.spec.depth, alpha, beta);
         self.finish(value)
     }

@@ -72,7 +72,7 @@ pub struct Oracle<G: Game> {
     /// Scratch: the children's values and a permutation of slots.
     values: Vec<i32>,
     slots: Vec<u32>,
-    /// Positions visited (every call of `value`), for the budget.
+    /// Positions visited (every call of `value`) since the search began, for the budget.
     visits: u64,
     /// Stop once `visits` reaches this (`max_nodes` less the search's nodes and qnodes).
     max_visits: u64,
@@ -113,6 +113,13 @@ impl<G: Game> Oracle<G> {
     /// Whether a budget stopped the oracle.
     pub fn stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// A new search (the solver's next position) starts with no visits and not stopped; the
+    /// memo, whose values stay exact, is kept.
+    pub fn new_search(&mut self) {
+        self.visits = 0;
+        self.stopped = false;
     }
 
     /// Counts a visit; false (and stopped) once a budget is spent.
@@ -210,9 +217,8 @@ impl<G: Game> Oracle<G> {
         budget: &Budget,
         keys: &mut Vec<i64>,
     ) {
-        self.max_visits = budget
-            .nodes_left
-            .map_or(u64::MAX, |left| self.visits.saturating_add(left));
+        // Visits since the search began, plus its nodes and qnodes, reach max_nodes at most.
+        self.max_visits = budget.nodes_left.unwrap_or(u64::MAX);
         (self.start, self.deadline_ns) = (budget.start, budget.deadline_ns);
         self.child_values(game, moves, remaining.max(1));
         match *term {
@@ -313,18 +319,29 @@ mod tests {
         let r = search(&mut Connect4::new(7, 6), &spec, 0).unwrap();
         assert_eq!(r.status, Status::Budget);
         assert!(t.elapsed().as_secs_f64() < 30.0);
-        // A budget the whole search fits in changes nothing: tic-tac-toe's 5,478 positions.
-        let mut t = TicTacToe::new(Scale::DepthPenalty);
+        // Full tic-tac-toe: 1,892 nodes and 21,233 oracle visits. A budget the two fit in
+        // changes nothing; one the nodes alone fit in stops the run, for the visits count too,
+        // summed over every call of the oracle.
+        let t = TicTacToe::new(Scale::DepthPenalty);
         let mut spec = SearchSpec::new(Algorithm::AlphaBeta, 9);
         spec.ordering = Ordering::parse("oracle-best").unwrap();
         let free = search(&mut t.clone(), &spec, 0).unwrap();
-        spec.max_nodes = Some(1_000_000);
-        let bounded = search(&mut t, &spec, 0).unwrap();
-        assert_eq!(bounded.status, Status::Ok);
-        assert_eq!(
-            (bounded.value, bounded.counters.nodes),
-            (free.value, free.counters.nodes)
-        );
+        assert_eq!(free.counters.nodes, 1_892);
+        for (max, status) in [
+            (1_892 + 21_233, Status::Ok),
+            (1_892 + 21_233 - 1, Status::Budget),
+            (2 * 1_892, Status::Budget),
+        ] {
+            spec.max_nodes = Some(max);
+            let bounded = search(&mut t.clone(), &spec, 0).unwrap();
+            assert_eq!(bounded.status, status, "max_nodes {max}");
+            if status == Status::Ok {
+                assert_eq!(
+                    (bounded.value, bounded.counters.nodes),
+                    (free.value, free.counters.nodes)
+                );
+            }
+        }
     }
 
     #[test]

@@ -328,6 +328,9 @@ impl<G: Game> Solver<G> {
         }
         self.search.counters = Counters::default();
         self.search.aborted = false;
+        if let Some(o) = &mut self.search.oracle {
+            o.new_search();
+        }
         if let Some(t) = &mut self.table {
             t.reset();
         }
