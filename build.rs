@@ -21,19 +21,11 @@ fn main() {
 
 /// `git rev-parse HEAD` of the source tree, `-dirty` when `git status --porcelain` lists a
 /// changed tracked file under src/, build.rs or Cargo.toml (what the binary is built from).
-/// Rerun when the checkout moves to another commit or a source changes.
+/// Only when the sources are the top of a git checkout (a clone or a worktree), not a crate
+/// unpacked inside some other repository. Rerun when the checkout moves to another commit or a
+/// source changes.
 fn build_commit() {
     let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".to_string());
-    let git = Path::new(&root).join(".git");
-    if !git.is_dir() {
-        return;
-    }
-    for p in ["HEAD", "refs/heads", "packed-refs"] {
-        if git.join(p).exists() {
-            println!("cargo:rerun-if-changed={}", git.join(p).display());
-        }
-    }
-    println!("cargo:rerun-if-changed=src");
     let run = |args: &[&str]| {
         Command::new("git")
             .arg("-C")
@@ -44,6 +36,28 @@ fn build_commit() {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
+    let same = |a: &str, b: &str| matches!((Path::new(a).canonicalize(), Path::new(b).canonicalize()), (Ok(x), Ok(y)) if x == y);
+    match run(&["rev-parse", "--show-toplevel"]) {
+        Some(top) if same(&top, &root) => {}
+        _ => return,
+    }
+    // HEAD is per worktree; branches and packed refs are shared.
+    let git_dir = run(&["rev-parse", "--absolute-git-dir"]);
+    let common =
+        run(&["rev-parse", "--path-format=absolute", "--git-common-dir"]).or(git_dir.clone());
+    for (dir, p) in [
+        (&git_dir, "HEAD"),
+        (&common, "refs/heads"),
+        (&common, "packed-refs"),
+    ] {
+        if let Some(d) = dir {
+            let path = Path::new(d).join(p);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+    }
+    println!("cargo:rerun-if-changed=src");
     let Some(mut commit) = run(&["rev-parse", "HEAD"]) else {
         return;
     };

@@ -134,7 +134,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
     runner::prepare_output(&dir)?;
     let _lock = runner::lock_output(&dir)?;
-    report::check_results_folder(&dir, &plan.name)?;
+    report::check_results_folder(&dir, &plan.name, &file)?;
     // An interrupted run of the same plan by the same build: its finished runs are
     // taken as they are (a partial file of anything else is an error, before the
     // folder is touched).

@@ -1229,6 +1229,20 @@ fn date_times_dotted_keys_and_tables_name_the_key() {
             "write `kind = ...`",
         ],
     );
+    // A key that looks like a date is a key; a dotted key into a real table gets its value's
+    // message; a deeper dotted key names all but its last part.
+    bad_text(
+        &exp("", "depth = 1\n2024-01 = 5"),
+        &["unknown key `2024-01`"],
+    );
+    bad_text(
+        &format!("{}[report]\nlabels.foo = 3\n", exp("", "depth = 1")),
+        &["`labels.foo`: invalid type: integer `3`, expected a string"],
+    );
+    bad_text(
+        &exp("", "depth = 1\ntt.enabled.x = 1").replace("minimax", "alphabeta"),
+        &["`tt.enabled.x`: a dotted key makes `tt.enabled` a table"],
+    );
     bad_text(
         &exp("", "depth = 1").replace("kind = \"tictactoe\"", "kind = { a = 1 }"),
         &["`kind` takes a name in quotes, not a table", "`tictactoe`"],

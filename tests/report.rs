@@ -1220,18 +1220,22 @@ fn plot_refuses_a_run_count_a_branching_and_a_busy_folder() {
     let out = harness().arg("plot").arg(&dir).assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("column `branching` holds `-5`"), "{err}");
-    // A run's lock on the folder (as `harness run` holds it while it writes).
-    let (_tmp2, dir) = plot_copy("nim");
-    let lock = fs::File::open(&dir).unwrap();
-    lock.try_lock().unwrap();
-    let out = harness().arg("plot").arg(&dir).assert().code(2);
-    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(
-        err.contains("a `harness run` is writing into this folder"),
-        "{err}"
-    );
-    drop(lock);
-    harness().arg("plot").arg(&dir).assert().success();
+    // A run's lock on the folder (as `harness run` holds it while it writes; Unix locks
+    // folders).
+    #[cfg(unix)]
+    {
+        let (_tmp2, dir) = plot_copy("nim");
+        let lock = fs::File::open(&dir).unwrap();
+        lock.try_lock().unwrap();
+        let out = harness().arg("plot").arg(&dir).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            err.contains("a `harness run` is writing into this folder"),
+            "{err}"
+        );
+        drop(lock);
+        harness().arg("plot").arg(&dir).assert().success();
+    }
 }
 
 /// A manifest.json of another experiment than runs.csv's is refused, as an experiment.toml
@@ -1317,17 +1321,23 @@ fn tree_sizes_past_f64_are_empty_and_the_run_plots() {
 #[test]
 fn the_manifest_names_the_build_commit() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let head = std::process::Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success());
-    let Some(head) = head else {
-        return; // Not built from a git checkout: nothing to record.
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .arg("-C")
+            .arg(root)
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
-    let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    // build.rs's rule: the sources are the top of a git checkout (a clone or a worktree).
+    let top =
+        git(&["rev-parse", "--show-toplevel"]).and_then(|t| Path::new(&t).canonicalize().ok());
+    if top != root.canonicalize().ok() {
+        return; // Not built from a git checkout of its own: nothing to record.
+    }
+    let head = git(&["rev-parse", "HEAD"]).unwrap();
     let (_tmp, out) = common::harness_run_text(
         "name = \"bc\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"minimax\"\ndepth = 1\n",
     );

@@ -819,7 +819,10 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             .collect::<Vec<_>>()
             .join("; ");
         let msg = plain_words(&msg);
-        if let Some(err) = e.span().and_then(|span| datetime_error(path, src, span.start)) {
+        if let Some(err) = e
+            .span()
+            .and_then(|span| datetime_error(path, src, span.start, &msg))
+        {
             return err;
         }
         if let Some(err) = e.span().and_then(|span| dotted_key_error(path, src, span, &msg)) {
@@ -877,7 +880,14 @@ fn datetime_at(src: &str, pos: usize) -> Option<usize> {
 /// date-time as a table with a private key (`$__toml_private_datetime`), so its own message
 /// says `map` or names that key. The file is parsed again with `true` in its place, which
 /// gives the message that names the key and what it takes, with the date-time put back in.
-fn datetime_error(path: &Path, src: &str, pos: usize) -> Option<Error> {
+fn datetime_error(path: &Path, src: &str, pos: usize, msg: &str) -> Option<Error> {
+    // A value, not a key that looks like a date (`2024-01 = 5`): serde names the private key,
+    // or the text before it on its line is `=`, `[` or `,`.
+    let before = src[..pos].trim_end_matches([' ', '\t']);
+    let value = msg.contains("$__toml_private_datetime") || before.ends_with(['=', '[', ',']);
+    if !value {
+        return None;
+    }
     let n = datetime_at(src, pos)?;
     let token = &src[pos..pos + n];
     let stand_in = format!("{}true{}", &src[..pos], &src[pos + n..]);
@@ -927,22 +937,29 @@ fn dotted_key_error(
             ));
         }
     }
-    if !msg.starts_with("invalid type") {
+    // serde's words when a dotted key made a table of a key that takes a string or a list
+    // (a dotted key into a real table, `labels.foo = 3`, gets the value's own message).
+    if !(msg.contains("invalid type: map") || msg.contains("expected a borrowed string")) {
         return None;
     }
-    let (first, _) = key.split_once('.')?;
-    if key.contains(['"', '\'', '[', '{']) {
+    if !key.contains('.') || key.contains(['"', '\'', '[', '{']) {
         return None;
     }
+    // The key that takes a value: all parts but the last (`kind` in `kind.x`, `tt.enabled`
+    // in `tt.enabled.x`), the last being the one that made it a table.
+    let key_start = start + line.len() - line.trim_start().len();
+    let (prefix, _) = key.rsplit_once('.')?;
+    let prefix = prefix
+        .split('.')
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(".");
     Some(at(
         path,
         src,
-        start..start + key.len(),
+        key_start..key_start + key.len(),
         format!(
-            "`{key}`: a dotted key makes `{}` a table, but `{}` takes a value: write `{} = ...` (the README lists what each key takes)",
-            first.trim(),
-            first.trim(),
-            first.trim()
+            "`{key}`: a dotted key makes `{prefix}` a table, but `{prefix}` takes a value: write `{prefix} = ...` (the README lists what each key takes)"
         ),
     ))
 }

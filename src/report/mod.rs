@@ -79,12 +79,15 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
 /// ...) but is not a results folder of `name`: one whose manifest.json (written first by every
 /// run) names another experiment, or which has none (a folder of the user's own). A rerun of
 /// the same experiment replaces its results, as it always did.
-pub fn check_results_folder(dir: &Path, name: &str) -> Result<()> {
+/// (`file`: the experiment file run, which may itself be the folder's experiment.toml.)
+pub fn check_results_folder(dir: &Path, name: &str, file: &Path) -> Result<()> {
+    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
     let mut held: Vec<String> = OUTPUT_FILES
         .iter()
         .copied()
         .chain(["runs.csv.partial"])
         .filter(|n| dir.join(n).is_file())
+        .filter(|n| !(*n == EXPERIMENT_COPY && same(&dir.join(n), file)))
         .map(String::from)
         .collect();
     held.extend(

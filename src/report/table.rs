@@ -120,7 +120,12 @@ impl Kind {
             Kind::Count => !s.starts_with('+') && s.parse::<u64>().is_ok(),
             Kind::CountOrEmpty => empty || !s.starts_with('+') && s.parse::<u64>().is_ok(),
             Kind::IntegerOrEmpty => empty || !s.starts_with('+') && s.parse::<i64>().is_ok(),
-            Kind::RealOrEmpty => empty || numeric(s).is_some_and(|x| x >= 0.0),
+            Kind::RealOrEmpty => {
+                empty
+                    || !s.starts_with(['+', ' '])
+                        && s.trim_end() == s
+                        && numeric(s).is_some_and(|x| x >= 0.0)
+            }
             Kind::BoolOrEmpty => empty || s == "true" || s == "false",
             Kind::BitOrEmpty => empty || s == "0" || s == "1",
         }

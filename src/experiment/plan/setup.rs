@@ -122,10 +122,9 @@ impl GameSetup {
             }
             _ => self.canonical_position(line).map(|c| (c, None)).map_err(|e| {
                 // A line that ends in what looks like a score: only Connect Four's have one.
-                let scored = line
-                    .trim()
-                    .rsplit_once(char::is_whitespace)
-                    .is_some_and(|(_, last)| last.parse::<i32>().is_ok());
+                let scored = line.trim().rsplit_once(char::is_whitespace).is_some_and(|(rest, last)| {
+                    last.parse::<i32>().is_ok() && self.canonical_position(rest).is_ok()
+                });
                 if scored {
                     format!("{e}; only Connect Four lines carry a score (`moves score`): for this game the whole line is one position")
                 } else {
