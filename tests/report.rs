@@ -236,13 +236,18 @@ fn runs_csv(extra_params: &[&str], extra_results: &[&str], rows: &[Vec<(&str, St
     };
     let mut out = head.join(",") + "\n";
     for r in rows {
+        // A run a budget stopped has no value, move or line, as harness writes it.
+        let budget = r.iter().any(|(k, v)| *k == "status" && v == "budget");
         let fields: Vec<String> = head
             .iter()
             .map(|c| {
                 r.iter()
                     .find(|(k, _)| k == c)
                     .map(|(_, v)| v.clone())
-                    .unwrap_or_else(|| default(c).to_string())
+                    .unwrap_or_else(|| match *c {
+                        "value" | "best_move" | "pv" if budget => String::new(),
+                        _ => default(c).to_string(),
+                    })
             })
             .collect();
         out += &(fields.join(",") + "\n");
@@ -1216,10 +1221,27 @@ fn plot_refuses_a_run_count_a_branching_and_a_busy_folder() {
         "{err}"
     );
     fs::write(dir.join("manifest.json"), &manifest).unwrap();
+    let csv = fs::read_to_string(dir.join("runs.csv")).unwrap();
     set_cell(&dir, 0, "branching", "-5");
     let out = harness().arg("plot").arg(&dir).assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(err.contains("column `branching` holds `-5`"), "{err}");
+    // A budget row with a value; a nameless column.
+    fs::write(dir.join("runs.csv"), &csv).unwrap();
+    set_cell(&dir, 0, "status", "budget");
+    let out = harness().arg("plot").arg(&dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("runs.csv:2: a run stopped by a budget holds"),
+        "{err}"
+    );
+    let (head, rest) = csv.split_once('\n').unwrap();
+    let rows: String = rest.lines().map(|l| format!("{l},1\n")).collect();
+    fs::write(dir.join("runs.csv"), format!("{head},\n{rows}")).unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(err.contains("has no name"), "{err}");
+    fs::write(dir.join("runs.csv"), &csv).unwrap();
     // A run's lock on the folder (as `harness run` holds it while it writes; Unix locks
     // folders).
     #[cfg(unix)]

@@ -219,6 +219,13 @@ pub fn read_runs(path: &Path) -> Result<Table> {
         if header[..i].contains(h) {
             return Err(Error::input(format!("{shown}: column `{h}` appears twice")));
         }
+        // A nameless column would give summary.csv columns named `_mean`, ...
+        if h.trim().is_empty() || h.chars().any(char::is_control) {
+            return Err(Error::input(format!(
+                "{shown}: column {} has no name (or a control character in it); every column of runs.csv is named",
+                i + 1
+            )));
+        }
     }
     let status = header.iter().position(|h| h == "status").unwrap_or(0);
     if header.iter().position(|h| h == "run_key") > Some(status) {
@@ -261,6 +268,23 @@ pub fn read_runs(path: &Path) -> Result<Table> {
                 row[status],
                 statuses.join(", ")
             )));
+        }
+    }
+    // A search a budget stopped has no value, move or line (its counters are partial).
+    for (r, row) in rows.iter().enumerate() {
+        if row[status] != Status::Budget.name() {
+            continue;
+        }
+        for name in ["value", "best_move", "pv"] {
+            if let Some(c) = header.iter().position(|h| h == name) {
+                if !row[c].is_empty() {
+                    return Err(Error::input(format!(
+                        "{shown}:{}: a run stopped by a budget holds `{}` in `{name}`; harness leaves value, best_move and pv empty there",
+                        r + 2,
+                        row[c]
+                    )));
+                }
+            }
         }
     }
     let e = header.iter().position(|h| h == "experiment").unwrap_or(0);
