@@ -367,7 +367,8 @@ pub struct FolderLock {
 /// Whether a `harness run` holds the lock on `dir` now (for `harness plot`, which reads a
 /// folder a run may be writing). False where folders cannot be locked.
 pub fn folder_busy(dir: &Path) -> bool {
-    File::open(dir).is_ok_and(|f| matches!(f.try_lock(), Err(std::fs::TryLockError::WouldBlock)))
+    // The lock a run would take, released at once when it is free.
+    lock_output(dir).is_err()
 }
 
 /// Locks `dir` (which exists) for one `harness run`; an input error if another run holds it.

@@ -16,6 +16,7 @@
 use std::path::Path;
 
 use crate::error::{Error, Result};
+use crate::games::parse_digits;
 use crate::report::csv as runs_csv;
 use crate::search::Status;
 
@@ -117,9 +118,13 @@ impl Kind {
         let empty = s.is_empty();
         match self {
             // Digits only (Rust's parse would take a leading `+`, which harness never writes).
-            Kind::Count => !s.starts_with('+') && s.parse::<u64>().is_ok(),
-            Kind::CountOrEmpty => empty || !s.starts_with('+') && s.parse::<u64>().is_ok(),
-            Kind::IntegerOrEmpty => empty || !s.starts_with('+') && s.parse::<i64>().is_ok(),
+            Kind::Count => parse_digits::<u64>(s).is_some(),
+            Kind::CountOrEmpty => empty || parse_digits::<u64>(s).is_some(),
+            Kind::IntegerOrEmpty => {
+                empty
+                    || parse_digits::<u64>(s.strip_prefix('-').unwrap_or(s)).is_some()
+                        && s.parse::<i64>().is_ok()
+            }
             Kind::RealOrEmpty => {
                 empty
                     || !s.starts_with(['+', ' '])
