@@ -115,11 +115,13 @@ impl<G: Game> Oracle<G> {
         self.stopped
     }
 
-    /// A new search (the solver's next position) starts with no visits and not stopped; the
-    /// memo, whose values stay exact, is kept.
+    /// A new search (the solver's next position) starts with no visits, not stopped and an
+    /// empty memo: its visits, and so whether its budget stops it, are the same whatever
+    /// positions came before it.
     pub fn new_search(&mut self) {
         self.visits = 0;
         self.stopped = false;
+        self.memo.clear();
     }
 
     /// Counts a visit; false (and stopped) once a budget is spent.

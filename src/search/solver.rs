@@ -328,6 +328,8 @@ impl<G: Game> Solver<G> {
         }
         self.search.counters = Counters::default();
         self.search.aborted = false;
+        // Oracle orderings read the remaining depth as `depth_now - ply`: this position's.
+        self.search.depth_now = game.max_remaining_plies();
         if let Some(o) = &mut self.search.oracle {
             o.new_search();
         }
