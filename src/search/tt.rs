@@ -282,9 +282,20 @@ impl Table {
     }
 
     /// Starts a new search (an iteration of iterative deepening): entries stored from now on
-    /// are younger than those already there.
+    /// are younger than those already there. The age has 6 bits and runs 1, 2, ..., 63, 1,
+    /// ... (0 only in the first search): when it would come round again, every entry is
+    /// first marked as of age 0, which the current search never has, so no entry of an
+    /// earlier search ever counts as the current one's. That pass over the table comes once
+    /// every 63 searches.
     pub fn new_search(&mut self) {
-        self.age = (self.age + 1) & 63;
+        if self.age == 63 {
+            for e in &mut self.slots {
+                e.meta &= 3;
+            }
+            self.age = 1;
+        } else {
+            self.age += 1;
+        }
     }
 
     /// The current search's age (0..=63, advanced by `new_search`).
@@ -682,6 +693,31 @@ mod tests {
         t.store(60, 1, 0, Bound::Exact, 0, &mut c);
         t.store(70, 1, 0, Bound::Exact, 0, &mut c);
         assert!(t.probe(60, &mut c).is_some() && t.probe(70, &mut c).is_some());
+    }
+
+    /// The 6-bit age comes round after 63 searches, and an entry of an earlier search still
+    /// goes before the current one's (it once counted as current again 64 searches later).
+    #[test]
+    fn an_old_entry_stays_old_when_the_age_comes_round() {
+        let mut c = Counters::default();
+        for searches in [1, 62, 63, 64, 65, 126, 127, 128, 200] {
+            // The deep entry 10 of the first search, then three entries of the current one.
+            let mut t = Table::new(&spec(4, Replacement::Bucket, 64));
+            t.store(10, 9, 0, Bound::Exact, 0, &mut c);
+            for _ in 0..searches {
+                t.new_search();
+                assert_ne!(t.age(), 0);
+            }
+            for k in [20u64, 30, 40] {
+                t.store(k, 1, 0, Bound::Exact, 0, &mut c);
+            }
+            // A fifth key replaces the only entry of an earlier search.
+            t.store(50, 1, 0, Bound::Exact, 0, &mut c);
+            assert!(t.probe(10, &mut c).is_none(), "after {searches} searches");
+            for k in [20u64, 30, 40, 50] {
+                assert!(t.probe(k, &mut c).is_some(), "after {searches} searches");
+            }
+        }
     }
 
     #[test]
