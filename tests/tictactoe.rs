@@ -296,3 +296,63 @@ fn depth_full_on_a_finished_position_is_zero_plies() {
         assert_eq!(r.status, Status::Ok);
     }
 }
+
+/// Builds the plan of an experiment file's text (no run).
+fn plan_of(toml: &str) -> harness::experiment::plan::Plan {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    std::fs::write(&exp, toml).unwrap();
+    let (file, src) = harness::experiment::config::load(&exp).unwrap();
+    harness::experiment::plan::build(&exp, &src, &file).unwrap()
+}
+
+/// Run keys pad each number to the widest of its plan, so that runs.csv (in key order) is in
+/// numeric order past 999 repetitions and 9,999 plies; a repetition's seed does not depend on
+/// how many repetitions the plan holds.
+#[test]
+fn run_keys_sort_numerically_past_their_usual_widths() {
+    let exp = |reps: u32, depths: &str| {
+        plan_of(&format!(
+            "name = \"w\"\nseed = 3\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = {depths}\nordering = \"random\"\nrepetitions = {reps}\n"
+        ))
+    };
+    let big = exp(1001, "[2, 10000]");
+    assert_eq!(big.runs.len(), 2002);
+    let order: Vec<(u32, u32)> = big
+        .runs
+        .iter()
+        .map(|r| {
+            let d = match r.depth {
+                harness::experiment::config::Depth::Plies(p) => p,
+                harness::experiment::config::Depth::Full => unreachable!(),
+            };
+            (d, r.rep)
+        })
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert_eq!(order, sorted);
+    assert!(
+        big.runs[1000].key.ends_with("rep=1000"),
+        "{}",
+        big.runs[1000].key
+    );
+    assert!(
+        big.runs[0].key.contains("depth=00002;"),
+        "{}",
+        big.runs[0].key
+    );
+    // The usual widths stay as they were, and so do the seeds.
+    let small = exp(10, "2");
+    assert!(
+        small.runs[5].key.contains("depth=0002;"),
+        "{}",
+        small.runs[5].key
+    );
+    assert!(
+        small.runs[5].key.ends_with("rep=005"),
+        "{}",
+        small.runs[5].key
+    );
+    assert_eq!(small.runs[5].seed, big.runs[5].seed);
+}

@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::keys::{fnv1a, mix, run_key, seed_key};
+use super::keys::{fnv1a, mix, run_key, seed_key, Widths};
 use super::sources::SetupPositions;
 use super::{GameSetup, Run, MAX_REPETITIONS, MAX_RUNS};
 use crate::error::{Error, Result};
@@ -186,20 +186,24 @@ impl SearchGrid {
         setups: &[GameSetup],
         positions: &SetupPositions,
     ) -> Result<Vec<Run>> {
-        // Position numbers are zero-padded to one width, so that key order is numeric order.
-        let width = positions
-            .iter()
-            .map(|r| r.len())
-            .max()
-            .unwrap_or(0)
-            .to_string()
-            .len()
-            .max(2);
+        // Numbers in keys are zero-padded to one width each, so that key order is numeric order.
         let axes = self.axes();
+        let widths = Widths::new(
+            positions.iter().map(|r| r.len()).max().unwrap_or(0),
+            axes.iter()
+                .flat_map(|a| &a.depths)
+                .filter_map(|d| match d {
+                    Depth::Plies(p) => Some(*p),
+                    Depth::Full => None,
+                })
+                .max()
+                .unwrap_or(0),
+            self.reps.saturating_sub(1),
+        );
         let mut runs = Runs {
             path,
             seed,
-            width,
+            widths,
             reps: self.reps,
             runs: Vec::new(),
             seen: BTreeSet::new(),
@@ -360,7 +364,7 @@ struct Axes {
 struct Runs<'a> {
     path: &'a Path,
     seed: u64,
-    width: usize,
+    widths: Widths,
     reps: u32,
     runs: Vec<Run>,
     seen: BTreeSet<String>,
@@ -373,8 +377,8 @@ impl Runs<'_> {
         let n = if run.uses_randomness() { self.reps } else { 1 };
         for rep in 0..n {
             run.rep = rep;
-            run.key = run_key(&run, self.width);
-            run.seed = mix(self.seed, fnv1a(&seed_key(&run, self.width)));
+            run.key = run_key(&run, self.widths);
+            run.seed = mix(self.seed, fnv1a(&seed_key(&run, self.widths)));
             if self.seen.insert(run.key.clone()) {
                 if self.runs.len() == MAX_RUNS {
                     return Err(Error::input(format!(

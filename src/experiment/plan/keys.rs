@@ -45,9 +45,34 @@ pub fn mix(seed: u64, key_hash: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The canonical text of a run's parameters: the sort order of runs.csv and the seed's input.
-pub fn run_key(r: &Run, pos_width: usize) -> String {
-    let mut parts = position_parts(r, pos_width);
+/// How many digits the numbers of one plan's run keys are zero-padded to: the widest number
+/// of the plan, and at least as many as keys have always had (2 for positions, 4 for depths,
+/// 3 for repetitions), so that text order is numeric order within the plan and the keys of
+/// smaller plans are unchanged.
+#[derive(Clone, Copy, Debug)]
+pub struct Widths {
+    pub position: usize,
+    pub depth: usize,
+    pub rep: usize,
+}
+
+impl Widths {
+    /// The widths for a plan whose setups hold at most `positions` positions (numbered from
+    /// 0: the width of the count, as keys have always had it), with depths up to `max_depth`
+    /// and repetitions numbered up to `max_rep`.
+    pub fn new(positions: usize, max_depth: u32, max_rep: u32) -> Widths {
+        let digits = |n: u64| n.to_string().len();
+        Widths {
+            position: digits(positions as u64).max(2),
+            depth: digits(max_depth as u64).max(4),
+            rep: digits(max_rep as u64).max(3),
+        }
+    }
+}
+
+/// The canonical text of a run's parameters: the sort order of runs.csv.
+pub fn run_key(r: &Run, w: Widths) -> String {
+    let mut parts = position_parts(r, w.position);
     parts.push(format!("alg={}", r.algorithm.name()));
     if let Some(t) = r.solver {
         parts.push(format!("solver={t}"));
@@ -56,7 +81,7 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
         parts.push(format!("variant={}", v.name()));
     }
     parts.push(match r.depth {
-        Depth::Plies(d) => format!("depth={d:04}"),
+        Depth::Plies(d) => format!("depth={d:0w$}", w = w.depth),
         Depth::Full => "depth=full".to_string(),
     });
     parts.push(format!("ordering={}", r.ordering));
@@ -76,7 +101,7 @@ pub fn run_key(r: &Run, pos_width: usize) -> String {
     if r.quiescence.enabled {
         parts.push(format!("q={}", r.quiescence.label()));
     }
-    parts.push(format!("rep={:03}", r.rep));
+    parts.push(format!("rep={:0w$}", r.rep, w = w.rep));
     parts.join(";")
 }
 
@@ -94,9 +119,11 @@ fn position_parts(r: &Run, pos_width: usize) -> Vec<String> {
 /// search technique (algorithm, variant, depth, table, iterative deepening, quiescence) get the
 /// same seed, so they draw the same random numbers (common random numbers): fail-hard and
 /// fail-soft alpha-beta without a table, say, shuffle alike and enter the same nodes, and a
-/// difference between techniques is theirs, not the shuffles'.
-pub fn seed_key(r: &Run, pos_width: usize) -> String {
-    let mut parts = position_parts(r, pos_width);
+/// difference between techniques is theirs, not the shuffles'. The repetition keeps its
+/// fixed 3-digit padding here, whatever the plan's width: repetition 5 draws the same numbers
+/// in a plan of 10 repetitions and in one of 1,000.
+pub fn seed_key(r: &Run, w: Widths) -> String {
+    let mut parts = position_parts(r, w.position);
     parts.push(format!("ordering={}", r.ordering));
     parts.push(format!("tie={}", r.tie_break.name()));
     parts.push(format!("rep={:03}", r.rep));
