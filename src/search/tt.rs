@@ -427,8 +427,9 @@ impl Table {
                 let (e0, e1) = (self.slots[base], self.slots[base + 1]);
                 let deep_slot_ok = !e0.occupied() || e0.key == k || e0.depth <= d;
                 if deep_slot_ok {
-                    if e1.occupied() && e1.key == k && e0.key != k {
-                        // The key moves up to the depth-preferred slot: no duplicate left.
+                    if e1.occupied() && e1.key == k && !(e0.occupied() && e0.key == k) {
+                        // The key moves up to the depth-preferred slot: no duplicate left
+                        // (an empty slot's key reads 0, which is also a seen key).
                         self.slots[base + 1] = Entry::default();
                     }
                     base
@@ -679,6 +680,17 @@ mod tests {
         assert_eq!(t.probe(1, &mut c).unwrap().score(), 10);
         assert_eq!(t.probe(k3, &mut c).unwrap().best_move(), NO_MOVE);
         assert_eq!(t.occupancy(), 2);
+        // Two-tier, seen key 0 (an empty slot's key too): kept in the always slot while the
+        // deep slot holds a deeper entry, then moved up without a duplicate once it is empty.
+        let mut t = Table::new(&spec(2, Replacement::TwoTier, 64));
+        let other = same_bucket(&t, 0);
+        t.store(other, 9, 1, Bound::Exact, 0, &mut c);
+        t.store(0, 1, 2, Bound::Exact, 0, &mut c);
+        assert_eq!(t.occupancy(), 2);
+        t.forget(other);
+        t.store(0, 2, 3, Bound::Exact, 0, &mut c);
+        assert_eq!(t.occupancy(), 1);
+        assert_eq!(t.probe(0, &mut c).unwrap().score(), 3);
         // Bucket: four keys of one bucket all fit; a fifth replaces the shallowest.
         let mut t = Table::new(&spec(4, Replacement::Bucket, 64));
         for (i, k) in [10u64, 20, 30, 40].iter().enumerate() {
