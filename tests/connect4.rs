@@ -137,7 +137,7 @@ fn solve_sample(set: &str, step: usize, opts: &SolveOptions) -> (usize, Vec<Stri
     let sample: Vec<_> = all.into_iter().step_by(step).collect();
     let mut wrong = Vec::new();
     let mut n = 0;
-    solve_positions(&setup, &sample, opts, |s| {
+    solve_positions(&setup, Path::new("sample"), &sample, opts, |s| {
         n += 1;
         if Some(s.result.score) != s.expected {
             wrong.push(format!(
@@ -348,11 +348,17 @@ fn solve_cli_mib_sizes_the_table() {
         let mut o = opts("all", "center-out", false);
         o.table_entries = entries;
         let mut nodes = 0;
-        solve_positions(&setup, &[(1, "32164625".to_string(), Some(11))], &o, |s| {
-            assert_eq!(s.result.score, 11);
-            nodes = s.result.counters.nodes;
-            Ok(())
-        })
+        solve_positions(
+            &setup,
+            Path::new("one"),
+            &[(1, "32164625".to_string(), Some(11))],
+            &o,
+            |s| {
+                assert_eq!(s.result.score, 11);
+                nodes = s.result.counters.nodes;
+                Ok(())
+            },
+        )
         .unwrap();
         nodes
     };

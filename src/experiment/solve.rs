@@ -18,7 +18,7 @@ use crate::games::nim::Nim;
 use crate::games::tictactoe::TicTacToe;
 use crate::games::Game;
 use crate::search::solver::{SolveResult, Solver, Techniques};
-use crate::search::{Algorithm, Ordering, Replacement, SearchSpec, TtSpec};
+use crate::search::{Algorithm, OrderTerm, Ordering, Replacement, SearchSpec, TtSpec};
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -61,16 +61,18 @@ pub fn read_positions(setup: &GameSetup, path: &Path) -> Result<Vec<(usize, Stri
     Ok(out)
 }
 
-/// Solves the positions (already parsed) in order, calling `each` after every one.
+/// Solves the positions (already parsed from `file`, which messages name) in order, calling
+/// `each` after every one.
 pub fn solve_positions(
     setup: &GameSetup,
+    file: &Path,
     positions: &[(usize, String, Option<i32>)],
     opts: &SolveOptions,
     mut each: impl FnMut(&Solved) -> Result<()>,
 ) -> Result<()> {
     macro_rules! go {
         ($start:expr, $parse:expr) => {
-            solve_all($start, $parse, positions, opts, &mut each)
+            solve_all(file, $start, $parse, positions, opts, &mut each)
         };
     }
     match setup {
@@ -98,6 +100,7 @@ pub fn solve_positions(
 }
 
 fn solve_all<G: Game>(
+    file: &Path,
     start: G,
     parse: impl Fn(&str) -> std::result::Result<G, String>,
     positions: &[(usize, String, Option<i32>)],
@@ -115,10 +118,28 @@ fn solve_all<G: Game>(
     // any position.
     crate::search::solver::check_ordering(&spec.ordering, opts.techniques)
         .map_err(|e| Error::input(format!("--ordering/--solver: {e}")))?;
+    // An explicit ordering's moves must fit every position (Nim's heaps differ from line to
+    // line), as `harness run` checks them against each run's root: before anything is solved.
+    for (line, pos, _) in positions {
+        let g = parse(pos).map_err(|e| Error::input(format!("{}:{line}: {e}", file.display())))?;
+        for term in &spec.ordering.terms {
+            if let OrderTerm::Explicit(list) = term {
+                for text in list {
+                    g.parse_move(text).map_err(|e| {
+                        Error::input(format!(
+                            "{}:{line}: --ordering: explicit ordering: {e}",
+                            file.display()
+                        ))
+                    })?;
+                }
+            }
+        }
+    }
     let mut solver = Solver::new(&start, &spec, opts.techniques, 0)
         .map_err(|e| Error::input(format!("--ordering/--solver/--mib: {e}")))?;
     for (line, pos, expected) in positions {
-        let mut g = parse(pos).map_err(|e| Error::input(format!("line {line}: {e}")))?;
+        let mut g =
+            parse(pos).map_err(|e| Error::input(format!("{}:{line}: {e}", file.display())))?;
         let result = solver.solve(&mut g, opts.weak);
         let expected = if opts.weak {
             expected.map(i32::signum)
@@ -160,7 +181,7 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
     let mut tally = Tally::default();
     // The header goes out with the first row, so that an error in the options prints nothing.
     let mut header = false;
-    let done = solve_positions(setup, &positions, opts, |s| {
+    let done = solve_positions(setup, path, &positions, opts, |s| {
         if !header {
             header = true;
             w.write_record(["position", "score", "expected", "nodes", "micros"])

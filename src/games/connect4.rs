@@ -263,13 +263,12 @@ impl Connect4 {
             return Ok(g);
         }
         let tokens: Vec<&str> = if t.contains(',') || t.contains(char::is_whitespace) {
-            t.split(|c: char| c == ',' || c.is_whitespace())
-                .filter(|s| !s.is_empty())
-                .collect()
+            super::move_list(t)?
         } else {
             // Digits, one per move.
             t.split("").filter(|s| !s.is_empty()).collect()
         };
+        let t = super::shown(t);
         // `4453 3`: a move string and a score, the positions-file format, given as a position.
         let scored = tokens.len() == 2
             && !t.contains(',')
@@ -283,7 +282,7 @@ impl Connect4 {
                 } else {
                     String::new()
                 };
-                format!("move {} (`{tok}`) of `{t}`: {e}{hint}", i + 1)
+                format!("move {} (`{}`) of `{t}`: {e}{hint}", i + 1, super::shown(tok))
             })?;
         }
         Ok(g)

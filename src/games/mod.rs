@@ -195,6 +195,34 @@ pub fn play_text<G: Game>(game: &mut G, text: &str) -> Result<G::Move, String> {
     Ok(m)
 }
 
+/// The moves of a move list written with commas or spaces (`4,0,8`, `4 0 8`, `4, 0, 8`): an
+/// empty item between commas (`4,,0`, a comma at either end) is an error, not a move left out.
+pub fn move_list(t: &str) -> Result<Vec<&str>, String> {
+    let mut out = Vec::new();
+    for item in t.split(',') {
+        let before = out.len();
+        out.extend(item.split_whitespace());
+        if out.len() == before && t.contains(',') {
+            return Err(format!(
+                "`{}` has an empty move between commas (or a comma at its start or end)",
+                shown(t)
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// `text` as a message quotes it: whole up to 80 characters, else its first 60 and how long it
+/// is, so that a malformed line of megabytes gives a message of one line.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    let n = text.chars().count();
+    if n <= 80 {
+        return text.into();
+    }
+    let head: String = text.chars().take(60).collect();
+    format!("{head}... ({n} characters)").into()
+}
+
 /// `s` as a number written in digits only (Rust's `parse` would also take a sign: `+3`).
 pub fn parse_digits<T: std::str::FromStr>(s: &str) -> Option<T> {
     Some(s)

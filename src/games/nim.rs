@@ -52,6 +52,7 @@ impl Nim {
         let t = text.trim();
         let mut heaps = [0u8; MAX_HEAPS];
         let parts: Vec<&str> = t.split(',').map(|s| s.trim()).collect();
+        let t = super::shown(t);
         if t.is_empty() || parts.len() > MAX_HEAPS {
             return Err(format!(
                 "Nim position `{t}` must list 1 to {MAX_HEAPS} heap sizes, comma separated, e.g. `3,4,5`"
@@ -62,7 +63,8 @@ impl Nim {
                 Some(v) if v <= MAX_HEAP => heaps[i] = v,
                 _ => {
                     return Err(format!(
-                        "Nim position `{t}`: heap `{p}` is not a whole number from 0 to {MAX_HEAP}"
+                        "Nim position `{t}`: heap `{}` is not a whole number from 0 to {MAX_HEAP}",
+                        super::shown(p)
                     ))
                 }
             }

@@ -168,11 +168,12 @@ impl TicTacToe {
             g.hash = g.key_from_scratch();
             return Ok(g);
         }
-        let parts: Vec<&str> = if t.contains(',') || t.contains(' ') {
-            t.split([',', ' ']).filter(|s| !s.is_empty()).collect()
+        let parts: Vec<&str> = if t.contains(',') || t.contains(char::is_whitespace) {
+            super::move_list(t)?
         } else {
             t.split("").filter(|s| !s.is_empty()).collect()
         };
+        let t = super::shown(t);
         for p in parts {
             if g.parse_move(p).is_err() {
                 return Err(format!(
