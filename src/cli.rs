@@ -34,7 +34,7 @@ pub enum Command {
         #[arg(long, default_value = "start")]
         fen: String,
         /// Depth in plies (0 to 20).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>(0, 20, "a whole number from 0 to 20"))]
         depth: u32,
         /// Count at --depth below each legal move (sorted by move), then the total.
         #[arg(long)]
@@ -57,7 +57,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Worker threads, at most 1024 (default, or 0: one per core). Results do not depend on it.
-    #[arg(long, default_value_t = 0, hide_default_value = true, value_parser = clap::value_parser!(u16).range(0..=1024))]
+    #[arg(long, default_value_t = 0, hide_default_value = true, allow_negative_numbers = true, value_parser = whole::<u16>(0, 1024, "a whole number from 0 to 1024 (0: one per core)"))]
     pub jobs: u16,
     /// No progress bar (nor the note that an interrupted run is resumed).
     #[arg(long)]
@@ -94,10 +94,10 @@ pub struct SolveArgs {
     #[arg(long)]
     pub weak: bool,
     /// Connect Four columns (default 7; Connect Four only).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>(1, 63, "a whole number from 1, with width × (height + 1) at most 64, e.g. 7 for 7x6"))]
     pub width: Option<u32>,
     /// Connect Four rows (default 6; Connect Four only).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>(1, 63, "a whole number from 1, with width × (height + 1) at most 64, e.g. 6 for 7x6"))]
     pub height: Option<u32>,
     /// Solver techniques: all, none, or names joined with `+` (null-window, win-check,
     /// non-losing, bounds, tt).
@@ -109,10 +109,27 @@ pub struct SolveArgs {
     pub ordering: Option<String>,
     /// The solver's table in MiB, a power of two (default 4: 2^18 entries, replaced
     /// always). Early Connect Four positions want more, e.g. 256.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>(0, u64::MAX, "a power of two from 1 (MiB)"))]
     pub mib: Option<u64>,
     /// Stop a position's solve after this many nodes: its row has an empty score, and a
     /// note on stderr names it (default: no budget).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>(0, u64::MAX, "a whole number from 1"))]
     pub max_nodes: Option<u64>,
+}
+
+/// A whole-number option from `lo` to `hi` (`allowed` says so to the user), in digits only: clap's own parsers answer a sign,
+/// a decimal point or an exponent with "invalid digit found in string", and a negative value
+/// with a hint to pass it after `--`, neither of which says what is allowed. (Finer limits,
+/// such as a table's power of two, are checked with the other options.)
+fn whole<T: TryFrom<u64>>(
+    lo: u64,
+    hi: u64,
+    allowed: &'static str,
+) -> impl Fn(&str) -> Result<T, String> + Clone {
+    move |s: &str| {
+        harness::games::parse_digits::<u64>(s)
+            .filter(|v| (lo..=hi).contains(v))
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| format!("allowed: {allowed}"))
+    }
 }

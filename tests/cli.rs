@@ -602,7 +602,10 @@ fn command_line_limits() {
     };
     let (code, _, err) = run(&["run", "--jobs", "5000", "experiments/tictactoe.toml"]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("--jobs") && err.contains("0..=1024"), "{err}");
+    assert!(
+        err.contains("--jobs") && err.contains("from 0 to 1024"),
+        "{err}"
+    );
     let (code, _, err) = run(&["theory", "-b", "2..1000000", "-d", "1..1000"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("rows; at most 100000"), "{err}");
@@ -1390,4 +1393,122 @@ fn solve_oracle_orderings_do_not_depend_on_earlier_positions() {
     let rows = solve("oracle-best", Some("30000"));
     assert_eq!(rows[1], rows[2], "{rows:?}");
     assert_eq!(rows[1][1], "", "stopped: {rows:?}");
+}
+
+/// Runs `harness ARGS` and returns (exit code, stderr).
+fn status_and_err(args: &[&str]) -> (Option<i32>, String) {
+    let out = harness().args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `harness solve` checks an explicit ordering against every position, naming the line (it
+/// once checked the first position only), and move lists with an empty item are refused.
+#[test]
+fn solve_checks_every_line_and_refuses_empty_moves() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("nim.txt");
+    std::fs::write(&f, "10,10\n3,4,5\n").unwrap();
+    let f = f.to_str().unwrap();
+    let (code, err) = status_and_err(&["solve", "--game", "nim", f, "--ordering", "explicit:1:9"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(
+            "nim.txt:2: --ordering: explicit ordering: Nim move `1:9` does not fit the heaps 3,4,5"
+        ),
+        "{err}"
+    );
+    for line in [",", "4,,0", "4,0,"] {
+        let t = tmp.path().join("ttt.txt");
+        std::fs::write(&t, format!("{line}\n")).unwrap();
+        let (code, err) = status_and_err(&["solve", "--game", "tictactoe", t.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{line}: {err}");
+        assert!(err.contains("has an empty move between commas"), "{err}");
+    }
+    // A line of a million moves is quoted by its head and its length.
+    let c = tmp.path().join("c4.txt");
+    std::fs::write(&c, "4".repeat(1_000_000)).unwrap();
+    let (code, err) = status_and_err(&["solve", "--game", "connect4", c.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.len() < 300 && err.contains("... (1000000 characters)"),
+        "{err}"
+    );
+}
+
+/// Number options say what they allow, for a sign, an exponent or a value out of range.
+#[test]
+fn number_options_say_what_is_allowed() {
+    for (args, allowed) in [
+        (
+            &["run", "x.toml", "--jobs", "-1"][..],
+            "allowed: a whole number from 0 to 1024",
+        ),
+        (
+            &["solve", "--game", "nim", "x", "--max-nodes=-5"][..],
+            "allowed: a whole number from 1",
+        ),
+        (
+            &["solve", "--game", "nim", "x", "--mib", "1e30"][..],
+            "allowed: a power of two from 1 (MiB)",
+        ),
+        (
+            &["perft", "--depth", "-1"][..],
+            "allowed: a whole number from 0 to 20",
+        ),
+        (
+            &["perft", "--depth", "21"][..],
+            "allowed: a whole number from 0 to 20",
+        ),
+    ] {
+        let (code, err) = status_and_err(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(allowed), "{args:?}: {err}");
+    }
+}
+
+/// A pipe where a results folder or one of its files should be is refused at once (opening
+/// it would wait for a writer for ever), and so are a device or a link to nothing as --out.
+#[cfg(unix)]
+#[test]
+fn pipes_devices_and_dangling_links_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = |p: &Path| {
+        assert!(std::process::Command::new("mkfifo")
+            .arg(p)
+            .status()
+            .unwrap()
+            .success())
+    };
+    let p = tmp.path().join("p");
+    fifo(&p);
+    let (code, err) = status_and_err(&["plot", p.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("not a folder"), "{err}");
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    fifo(&out.join("runs.csv.partial"));
+    let exp = repo("experiments/tictactoe.toml");
+    let exp = exp.to_str().unwrap();
+    let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("runs.csv.partial: is a device, pipe or socket"),
+        "{err}"
+    );
+    let dangling = tmp.path().join("dangling");
+    std::os::unix::fs::symlink(tmp.path().join("nowhere"), &dangling).unwrap();
+    for (dir, what) in [
+        ("/dev/null", "is a device, pipe or socket, not a folder"),
+        (
+            dangling.to_str().unwrap(),
+            "is a link to nothing, not a folder",
+        ),
+    ] {
+        let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", dir]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(what), "{err}");
+    }
 }

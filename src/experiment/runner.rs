@@ -336,12 +336,21 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
             d.display()
         ))
     };
-    // A file where the folder (or one of the folders above it) should be.
-    if let Some(file) = dir.ancestors().find(|p| p.is_file()) {
-        let what = if file == dir {
-            "is a file, not a folder".to_string()
+    // A file (or a device, a pipe, a link to nothing) where the folder, or one of the
+    // folders above it, should be.
+    let not_folder = |p: &&Path| std::fs::symlink_metadata(p).is_ok() && !p.is_dir();
+    if let Some(file) = dir.ancestors().find(not_folder) {
+        let kind = if file.is_file() {
+            "a file"
+        } else if !file.exists() {
+            "a link to nothing"
         } else {
-            format!("{} is a file, not a folder", file.display())
+            "a device, pipe or socket"
+        };
+        let what = if file == dir {
+            format!("is {kind}, not a folder")
+        } else {
+            format!("{} is {kind}, not a folder", file.display())
         };
         return Err(Error::input(format!(
             "output directory {}: {what}; pass a folder with --out DIR",
@@ -375,6 +384,10 @@ pub fn folder_busy(dir: &Path) -> bool {
 /// Where a folder cannot be opened or locked (not Unix, a file system without locks) there
 /// is no lock, and no error.
 pub fn lock_output(dir: &Path) -> Result<FolderLock> {
+    // Only a folder is opened: opening a pipe would wait for a writer.
+    if !dir.is_dir() {
+        return Ok(FolderLock { _held: None });
+    }
     let Ok(f) = File::open(dir) else {
         return Ok(FolderLock { _held: None });
     };

@@ -53,6 +53,10 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
             if p.is_dir() {
                 return Err(taken(&p, "is a folder, not a file"));
             }
+            // A pipe would block the reading or writing of it.
+            if p.exists() && !p.is_file() {
+                return Err(taken(&p, "is a device, pipe or socket, not a file"));
+            }
         }
     }
     let charts = dir.join("charts");
