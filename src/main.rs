@@ -289,11 +289,17 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
             )))
         }
     };
+    let techniques = harness::search::solver::Techniques::parse(&solver)
+        .map_err(|e| input(format!("--solver: {e}")))?;
+    if mib.is_some() && !techniques.tt {
+        return Err(input(format!(
+            "--mib sizes the solver's table, which --solver {solver} leaves out; add `tt` to the techniques or leave --mib out"
+        )));
+    }
     let opts =
         harness::experiment::solve::SolveOptions {
             weak,
-            techniques: harness::search::solver::Techniques::parse(&solver)
-                .map_err(|e| input(format!("--solver: {e}")))?,
+            techniques,
             ordering: harness::search::Ordering::parse(ordering.as_deref().unwrap_or(
                 if game == "connect4" {
                     "center-out"

@@ -1462,6 +1462,12 @@ fn number_options_say_what_is_allowed() {
             &["perft", "--depth", "21"][..],
             "allowed: a whole number from 0 to 20",
         ),
+        (
+            &[
+                "solve", "--game", "nim", "x", "--solver", "none", "--mib", "64",
+            ][..],
+            "--mib sizes the solver's table, which --solver none leaves out",
+        ),
     ] {
         let (code, err) = status_and_err(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
