@@ -43,7 +43,7 @@ fn solver(c: &mut Criterion) {
             .join(set);
         let positions = read_positions(&setup, &path).unwrap();
         let (mut nodes, mut ns, mut wrong) = (0u64, 0u64, 0);
-        solve_positions(&setup, &positions, &opts, |s| {
+        solve_positions(&setup, &path, &positions, &opts, |s| {
             nodes += s.result.counters.nodes;
             ns += s.result.counters.time_ns;
             wrong += usize::from(s.expected != Some(s.result.score));
@@ -62,7 +62,7 @@ fn solver(c: &mut Criterion) {
         group.bench_function(set, |b| {
             b.iter(|| {
                 let mut total = 0u64;
-                solve_positions(&setup, &positions, &opts, |s| {
+                solve_positions(&setup, &path, &positions, &opts, |s| {
                     total += s.result.counters.nodes;
                     Ok(())
                 })

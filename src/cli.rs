@@ -94,10 +94,10 @@ pub struct SolveArgs {
     #[arg(long)]
     pub weak: bool,
     /// Connect Four columns (default 7; Connect Four only).
-    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>(1, 63, "a whole number from 1, with width × (height + 1) at most 64, e.g. 7 for 7x6"))]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>(0, u32::MAX as u64, "a whole number from 1, with width × (height + 1) at most 64, e.g. 7 for 7x6"))]
     pub width: Option<u32>,
     /// Connect Four rows (default 6; Connect Four only).
-    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>(1, 63, "a whole number from 1, with width × (height + 1) at most 64, e.g. 6 for 7x6"))]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u32>(0, u32::MAX as u64, "a whole number from 1, with width × (height + 1) at most 64, e.g. 6 for 7x6"))]
     pub height: Option<u32>,
     /// Solver techniques: all, none, or names joined with `+` (null-window, win-check,
     /// non-losing, bounds, tt).
