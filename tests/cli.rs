@@ -1250,6 +1250,21 @@ fn date_times_dotted_keys_and_tables_name_the_key() {
         &exp("", "depth = 1").replace("kind = \"tictactoe\"", "kind = { a = 1 }"),
         &["`kind` takes a name in quotes, not a table", "`tictactoe`"],
     );
+    // An empty table, a list holding a non-name, a quoted dotted part: named, with what
+    // `kind` takes.
+    for kind in ["kind = {}", "kind = [1]", "kind = [\"nim\", {}]"] {
+        bad_text(
+            &exp("", "depth = 1").replace("kind = \"tictactoe\"", kind),
+            &[
+                "`kind` takes a game name in quotes, or a list of them",
+                "allowed: tictactoe, nim",
+            ],
+        );
+    }
+    bad_text(
+        &exp("", "depth = 1").replace("kind = \"tictactoe\"", "kind.\"x\" = 1"),
+        &["`kind.\"x\"`: a dotted key makes `kind` a table"],
+    );
 }
 
 /// Only Connect Four lines carry a score: a tic-tac-toe or Nim line that ends in one is

@@ -833,6 +833,22 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // Name the key when the message does not: the text before `=` on the line
                 // where the offending value starts.
                 let key = key_at(src, span.start);
+                // `kind` read as something else than a name: serde speaks of an enum, a map or
+                // "string or table".
+                let msg = if key == Some("kind")
+                    && [
+                        "expected enum",
+                        "invalid type: map",
+                        "wanted string or table",
+                        "wanted exactly 1 element",
+                    ]
+                        .iter()
+                        .any(|w| msg.contains(w))
+                {
+                    format!("`kind` takes a game name in quotes, or a list of them; allowed: {GAME_KINDS}")
+                } else {
+                    msg
+                };
                 let msg = match key {
                     Some(key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
                     _ => msg,
@@ -942,16 +958,17 @@ fn dotted_key_error(
     if !(msg.contains("invalid type: map") || msg.contains("expected a borrowed string")) {
         return None;
     }
-    if !key.contains('.') || key.contains(['"', '\'', '[', '{']) {
+    if !key.contains('.') || key.contains(['[', '{']) {
         return None;
     }
     // The key that takes a value: all parts but the last (`kind` in `kind.x`, `tt.enabled`
     // in `tt.enabled.x`), the last being the one that made it a table.
     let key_start = start + line.len() - line.trim_start().len();
     let (prefix, _) = key.rsplit_once('.')?;
+    // Parts may be quoted (`kind."x"`): named without their quotes.
     let prefix = prefix
         .split('.')
-        .map(str::trim)
+        .map(|p| p.trim().trim_matches(['"', '\'']))
         .collect::<Vec<_>>()
         .join(".");
     Some(at(
@@ -1007,11 +1024,14 @@ fn keys_of(section: &str) -> Vec<String> {
         .collect()
 }
 
+/// The games `kind` takes, as messages list them.
+const GAME_KINDS: &str = "tictactoe, nim, chess, uniform, connect4";
+
 /// serde's type names in deserialization messages, in the words of the experiment file.
 fn plain_words(msg: &str) -> String {
     let mut out = msg.replace(
         "expected enum GameKind",
-        "expected one of tictactoe, nim, chess, uniform, connect4",
+        &format!("expected one of {GAME_KINDS}"),
     );
     for (from, to) in [
         ("expected i64", "expected a whole number"),
