@@ -1373,3 +1373,32 @@ fn the_manifest_names_the_build_commit() {
         "{md}"
     );
 }
+
+/// A manifest whose `started` or `finished` is not a time harness writes (a hand edit) is
+/// refused by `plot`, naming the key and the format.
+#[test]
+fn plot_refuses_a_manifest_time_harness_did_not_write() {
+    for (key, bad) in [
+        ("finished", "yesterday"),
+        ("finished", ""),
+        ("started", "2026-13-01T00:00:00Z"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let exp = tmp.path().join("exp.toml");
+        fs::write(&exp, "name = \"t\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n").unwrap();
+        let out_dir = tmp.path().join("out");
+        run_exp(&exp, &out_dir).success();
+        harness().arg("plot").arg(&out_dir).assert().success();
+        let mf = out_dir.join("manifest.json");
+        let text = fs::read_to_string(&mf).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v[key] = serde_json::Value::String(bad.to_string());
+        fs::write(&mf, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        let out = harness().arg("plot").arg(&out_dir).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            err.contains(&format!("`{key}` is `{bad}`, not a time harness writes")),
+            "{err}"
+        );
+    }
+}

@@ -151,6 +151,20 @@ fn cpu_model() -> Option<String> {
 }
 
 /// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
+/// Whether `t` is a time as `now_utc` writes it: `YYYY-MM-DDTHH:MM:SSZ`, each field in range.
+pub fn is_utc_stamp(t: &str) -> bool {
+    let b = t.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u32> { crate::games::parse_digits(t.get(r)?) };
+    b.len() == 20
+        && (b[4], b[7], b[10], b[13], b[16], b[19]) == (b'-', b'-', b'T', b':', b':', b'Z')
+        && num(0..4).is_some()
+        && num(5..7).is_some_and(|m| (1..=12).contains(&m))
+        && num(8..10).is_some_and(|d| (1..=31).contains(&d))
+        && num(11..13).is_some_and(|h| h < 24)
+        && num(14..16).is_some_and(|m| m < 60)
+        && num(17..19).is_some_and(|s| s < 60)
+}
+
 pub fn now_utc() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -577,6 +577,21 @@ fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
             m.started
         )));
     }
+    // A time harness did not write (`yesterday`, empty) means a manifest edited by hand.
+    if let Some(m) = mf {
+        for (key, t) in [
+            ("started", Some(&m.started)),
+            ("finished", m.finished.as_ref()),
+        ] {
+            if let Some(t) = t.filter(|t| !manifest::is_utc_stamp(t)) {
+                return Err(Error::input(format!(
+                    "{}: `{key}` is `{}`, not a time harness writes (YYYY-MM-DDTHH:MM:SSZ); rerun the experiment, or restore manifest.json",
+                    dir.join("manifest.json").display(),
+                    crate::games::shown(t)
+                )));
+            }
+        }
+    }
     Ok(())
 }
 
