@@ -1402,3 +1402,29 @@ fn plot_refuses_a_manifest_time_harness_did_not_write() {
         );
     }
 }
+
+/// A table-size column as x is a log axis in every chart, also when some runs have no table:
+/// those become the dashed "no table" line, as in nodes-vs-table, not a category `none`.
+#[test]
+fn a_table_size_x_stays_a_log_axis_with_runs_without_a_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    fs::write(
+        &exp,
+        "name = \"sz\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n[search.tt]\nenabled = [false, true]\nentries = [16, 256, 65536]\n[report]\nx = \"tt_entries\"\n",
+    )
+    .unwrap();
+    let out_dir = tmp.path().join("out");
+    run_exp(&exp, &out_dir).success();
+    for chart in ["nodes", "ebf", "nodes-vs-table"] {
+        let svg = fs::read_to_string(out_dir.join(format!("charts/{chart}.svg"))).unwrap();
+        assert!(
+            svg.contains("tt_entries (table entries, log scale)"),
+            "{chart}: log x"
+        );
+        assert!(
+            svg.contains("no table") && !svg.contains(">none<"),
+            "{chart}"
+        );
+    }
+}

@@ -501,8 +501,10 @@ fn chart_for(
     groups: &[&Group],
 ) -> Option<Chart> {
     let y_of = |g: &Group| group_point(s, layout, kind, g);
-    // On a table-size axis, runs without a table (empty size) become a dashed reference line.
-    let no_table = |g: &Group| kind == ChartKind::NodesVsTable && g.param(s, x) == Some("");
+    // On a table-size axis (nodes-vs-table's, or a table-size column as x in any chart), runs
+    // without a table (empty size) become a dashed reference line, so the axis stays numeric.
+    let size_x = kind == ChartKind::NodesVsTable || TABLE_SIZE_COLUMNS.contains(&x);
+    let no_table = |g: &Group| size_x && g.param(s, x) == Some("");
     // The x values of this facet's points, in listed order.
     let mut xs: Vec<String> = groups
         .iter()
