@@ -72,10 +72,10 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 pub struct TheoryArgs {
     /// Branching factor(s): a number, a range like 2..8, or a comma list.
-    #[arg(long, short = 'b')]
+    #[arg(long, short = 'b', allow_hyphen_values = true)]
     pub branching: String,
     /// Depth(s): a number, a range like 1..10 (inclusive), or a comma list.
-    #[arg(long, short = 'd')]
+    #[arg(long, short = 'd', allow_hyphen_values = true)]
     pub depth: String,
     /// CSV instead of an aligned table.
     #[arg(long)]

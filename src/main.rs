@@ -296,32 +296,31 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
             "--mib sizes the solver's table, which --solver {solver} leaves out; add `tt` to the techniques or leave --mib out"
         )));
     }
-    let opts =
-        harness::experiment::solve::SolveOptions {
-            weak,
-            techniques,
-            ordering: harness::search::Ordering::parse(ordering.as_deref().unwrap_or(
-                if game == "connect4" {
-                    "center-out"
-                } else {
-                    "static"
-                },
-            ))
-            .map_err(|e| input(format!("--ordering: {e}")))?,
-            max_nodes: match max_nodes {
-                Some(0) => return Err(input(
-                    "--max-nodes 0: a solve enters at least one node; allowed: a whole number >= 1"
-                        .into(),
-                )),
-                n => n,
+    let opts = harness::experiment::solve::SolveOptions {
+        weak,
+        techniques,
+        ordering: harness::search::Ordering::parse(ordering.as_deref().unwrap_or(
+            if game == "connect4" {
+                "center-out"
+            } else {
+                "static"
             },
-            table_entries: mib
-                .map(|m| {
-                    harness::search::tt::entries_from_mib(m, harness::search::Replacement::Always)
-                        .map_err(|e| input(format!("--mib {m}: {e}")))
-                })
-                .transpose()?,
-        };
+        ))
+        .map_err(|e| input(format!("--ordering: {e}")))?,
+        max_nodes: match max_nodes {
+            Some(0) => return Err(input(
+                "--max-nodes 0: a solve enters at least one node; allowed: a whole number from 1"
+                    .into(),
+            )),
+            n => n,
+        },
+        table_entries: mib
+            .map(|m| {
+                harness::search::tt::entries_from_mib(m, harness::search::Replacement::Always)
+                    .map_err(|e| input(format!("--mib {m}: {e}")))
+            })
+            .transpose()?,
+    };
     let tally = harness::experiment::solve::run(&setup, &file, &opts, std::io::stdout().lock())?;
     if !tally.stopped.is_empty() {
         let lines: Vec<String> = tally.stopped.iter().map(|l| l.to_string()).collect();
@@ -347,11 +346,9 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
 fn perft(fen: &str, depth: u32, divide: bool) -> anyhow::Result<()> {
     use harness::games::chess::Chess;
     use harness::search::perft::Perft;
-    if depth > 20 {
-        return Err(Error::input(format!("--depth {depth}: allowed: 0 to 20")).into());
-    }
-    let mut game =
-        Chess::parse_position(fen).map_err(|e| Error::input(format!("--fen `{fen}`: {e}")))?;
+    // --depth is 0 to 20 (its parser says so).
+    let mut game = Chess::parse_position(fen)
+        .map_err(|e| Error::input(format!("--fen `{}`: {e}", harness::games::shown(fen))))?;
     let mut p = Perft::new(&game, depth);
     let start = std::time::Instant::now();
     // At depth 0 there is no move to divide by: the count is the position itself.

@@ -1362,9 +1362,10 @@ fn an_oracle_budget_is_per_position_in_solve() {
     );
 }
 
-/// `harness solve` gives each position the oracle of its own depth and an empty memo: a Nim
-/// position's nodes and its budget do not depend on the lines above it (the oracle once kept
-/// the first position's depth and the memo of earlier positions).
+/// `harness solve` gives each position the oracle of its own depth, an empty memo and fresh
+/// random numbers: a Nim position's nodes and its budget do not depend on the lines above it
+/// (the oracle once kept the first position's depth and the memo of earlier positions, and
+/// the random numbers ran on).
 #[test]
 fn solve_oracle_orderings_do_not_depend_on_earlier_positions() {
     let tmp = tempfile::tempdir().unwrap();
@@ -1403,6 +1404,11 @@ fn solve_oracle_orderings_do_not_depend_on_earlier_positions() {
             (nodes, nodes),
             "{rows:?}"
         );
+    }
+    // Random numbers restart at each position: the same position, the same solve.
+    for ordering in ["random", "strong:0.7:0.9"] {
+        let rows = solve(ordering, None);
+        assert_eq!(rows[1][3], rows[2][3], "{ordering}: {rows:?}");
     }
     // The same position under the same budget ends the same way both times.
     let rows = solve("oracle-best", Some("30000"));
@@ -1478,6 +1484,14 @@ fn number_options_say_what_is_allowed() {
             "allowed: a whole number from 0 to 20",
         ),
         (
+            &["theory", "-b", "-1", "-d", "3"][..],
+            "--branching `-1`: write a number",
+        ),
+        (
+            &["theory", "-b", "+3", "-d", "3"][..],
+            "--branching `+3`: write a number",
+        ),
+        (
             &[
                 "solve", "--game", "nim", "x", "--solver", "none", "--mib", "64",
             ][..],
@@ -1519,6 +1533,24 @@ fn pipes_devices_and_dangling_links_are_refused() {
         err.contains("runs.csv.partial: is a device, pipe or socket"),
         "{err}"
     );
+    // A pipe named like a chart's temporary, and a link to nothing where a result's
+    // temporary goes (writing through it would leave a file outside the folder).
+    let out2 = tmp.path().join("out2");
+    std::fs::create_dir_all(out2.join("charts")).unwrap();
+    fifo(&out2.join("charts/nodes.tmp"));
+    let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out2.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("nodes.tmp: is a device, pipe or socket"),
+        "{err}"
+    );
+    let out3 = tmp.path().join("out3");
+    std::fs::create_dir(&out3).unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("outside.tmp"), out3.join("runs.csv.tmp")).unwrap();
+    let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out3.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("runs.csv.tmp: is a link to nothing"), "{err}");
+    assert!(!tmp.path().join("outside.tmp").exists());
     let dangling = tmp.path().join("dangling");
     std::os::unix::fs::symlink(tmp.path().join("nowhere"), &dangling).unwrap();
     for (dir, what) in [

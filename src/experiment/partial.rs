@@ -190,7 +190,7 @@ pub fn load(dir: &Path, header: &Header, fresh: bool) -> Result<HashMap<String, 
     };
     if let Some(why) = why {
         return Err(Error::input(format!(
-            "{}: holds {runs} of an earlier, unfinished `harness run` into this folder, written {why}, so they are not resumed here and the file is left as it is: rerun the experiment as it was with the same build of harness to resume them (a copy of the file as it was is {}; put it back in the experiment file's place to run it, since paths in it such as positions_file are relative to the file's folder), or pass --fresh to discard them and search every run",
+            "{}: holds {runs} of an earlier, unfinished `harness run` into this folder, written {why}, so they are not resumed here and the file is left as it is: rerun the experiment as it was with the same build of harness to resume them (a copy of the file as it was is {}; to run it, copy it beside the experiment file under another name, since paths in it such as positions_file are relative to the file's folder), or pass --fresh to discard them and search every run",
             path.display(),
             dir.join(crate::report::EXPERIMENT_COPY).display()
         )));

@@ -265,9 +265,12 @@ fn legal_moves(b: &Board) -> Vec<Move> {
 /// legal moves of `b`.
 pub fn parse_uci(b: &Board, text: &str) -> Result<Move, String> {
     let t = text.trim();
-    let m: Move = t
-        .parse()
-        .map_err(|_| format!("move `{t}` is not UCI notation (e.g. e2e4, e7e8q)"))?;
+    let m: Move = t.parse().map_err(|_| {
+        format!(
+            "move `{}` is not UCI notation (e.g. e2e4, e7e8q)",
+            super::shown(t)
+        )
+    })?;
     let legal = legal_moves(b);
     if legal.contains(&m) {
         return Ok(m);
@@ -280,7 +283,7 @@ pub fn parse_uci(b: &Board, text: &str) -> Result<Move, String> {
             return Ok(c);
         }
     }
-    Err(format!("move `{t}` is not legal here"))
+    Err(format!("move `{}` is not legal here", super::shown(t)))
 }
 
 /// Parses a move in standard algebraic notation (`Nf3`, `exd5`, `e8=Q+`, `O-O`, `Rad1`)
@@ -380,7 +383,8 @@ const FIELDS_HELP: &str = "a FEN has six fields: board, side to move (w/b), cast
 fn check_board_field(f: &str) -> Result<(), String> {
     if !f.contains('/') {
         return Err(format!(
-            "no position: `{f}` is not a board (8 ranks separated by `/`, e.g. rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR); {FIELDS_HELP}"
+            "no position: `{}` is not a board (8 ranks separated by `/`, e.g. rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR); {FIELDS_HELP}",
+            super::shown(f)
         ));
     }
     let ranks: Vec<&str> = f.split('/').collect();
@@ -847,7 +851,7 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
         FenParseError::InvalidEnPassant => format!(
             "en-passant field `{ep}` does not match the board: no pawn can just have stepped two squares past it"
         ),
-        other => format!("FEN `{fen}`: {other}"),
+        other => format!("FEN `{}`: {other}", super::shown(&fen)),
     })?;
     // cozy-chess accepts two kings side by side, a position no game reaches, and its move
     // generator then lets one king take the other.

@@ -268,17 +268,17 @@ impl Connect4 {
             // Digits, one per move.
             t.split("").filter(|s| !s.is_empty()).collect()
         };
-        let t = super::shown(t);
         // `4453 3`: a move string and a score, the positions-file format, given as a position.
         let scored = tokens.len() == 2
             && !t.contains(',')
             && tokens[0].len() > 1
             && tokens[0].bytes().all(|b| b.is_ascii_digit())
             && tokens[1].trim_start_matches('-').parse::<u64>().is_ok();
+        let t = super::shown(t);
         for (i, tok) in tokens.iter().enumerate() {
             g.play_checked(tok).map_err(|e| {
                 let hint = if scored {
-                    format!(" (`{t}` reads as moves and a score, the format of a positions file; here give the moves alone, `{}`, or put moves and scores in a positions_file)", tokens[0])
+                    format!(" (`{t}` reads as moves and a score, the format of a positions file; here give the moves alone, `{}`, or put moves and scores in a positions_file)", super::shown(tokens[0]))
                 } else {
                     String::new()
                 };
@@ -535,7 +535,7 @@ impl Game for Connect4 {
             Ok(c) if (1..=w).contains(&c) => Ok((c - 1) as u8),
             _ => Err(format!(
                 "`{}` is not a column: columns are numbered 1 to {w} from the left",
-                text.trim()
+                super::shown(text.trim())
             )),
         }
     }

@@ -183,13 +183,16 @@ pub struct NoisyKinds {
 /// Plays a move given in text, checking it against the legal moves.
 pub fn play_text<G: Game>(game: &mut G, text: &str) -> Result<G::Move, String> {
     if game.outcome().is_some() {
-        return Err(format!("move `{text}` comes after the game is over"));
+        return Err(format!(
+            "move `{}` comes after the game is over",
+            shown(text)
+        ));
     }
     let m = game.parse_move(text)?;
     let mut legal = Vec::with_capacity(game.max_moves());
     game.moves(&mut legal);
     if !legal.contains(&m) {
-        return Err(format!("move `{text}` is not legal here"));
+        return Err(format!("move `{}` is not legal here", shown(text)));
     }
     game.make(m);
     Ok(m)

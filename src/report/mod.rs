@@ -50,32 +50,49 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     };
     for name in OUTPUT_FILES.iter().copied().chain(["runs.csv.partial"]) {
         for p in [dir.join(name), dir.join(name).with_extension("tmp")] {
-            if p.is_dir() {
-                return Err(taken(&p, "is a folder, not a file"));
-            }
-            // A pipe would block the reading or writing of it.
-            if p.exists() && !p.is_file() {
-                return Err(taken(&p, "is a device, pipe or socket, not a file"));
+            if let Some(what) = not_a_file(&p) {
+                return Err(taken(&p, what));
             }
         }
     }
     let charts = dir.join("charts");
-    if charts.exists() && !charts.is_dir() {
-        return Err(taken(&charts, "is a file, not a folder"));
+    if std::fs::symlink_metadata(&charts).is_ok() && !charts.is_dir() {
+        let what = match not_a_file(&charts) {
+            Some(w) => w.replace("not a file", "not a folder"),
+            None => "is a file, not a folder".to_string(),
+        };
+        return Err(taken(&charts, &what));
     }
-    // Inside charts/, a folder named like a chart (or its temporary) would stop the writing
-    // half way, after the earlier report is gone.
+    // Inside charts/, an entry named like a chart (or its temporary) that is not a file would
+    // stop the writing half way, after the earlier report is gone, or block it (a pipe).
     if let Ok(rd) = std::fs::read_dir(&charts) {
-        let mut taken_names: Vec<PathBuf> = rd
+        let mut taken_names: Vec<(PathBuf, &str)> = rd
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| is_chart_name(p) && p.is_dir())
+            .filter(|p| is_chart_name(p))
+            .filter_map(|p| not_a_file(&p).map(|w| (p, w)))
             .collect();
         taken_names.sort();
-        if let Some(p) = taken_names.first() {
-            return Err(taken(p, "is a folder, not a file"));
+        if let Some((p, what)) = taken_names.first() {
+            return Err(taken(p, what));
         }
     }
     Ok(())
+}
+
+/// What an entry at `p` is when it is there but not a regular file (or a link to one): a
+/// folder, a device, pipe or socket (opening a pipe blocks), or a link to nothing (writing
+/// through it would create a file outside the results folder).
+fn not_a_file(p: &Path) -> Option<&'static str> {
+    std::fs::symlink_metadata(p).ok()?;
+    if p.is_file() {
+        None
+    } else if p.is_dir() {
+        Some("is a folder, not a file")
+    } else if !p.exists() {
+        Some("is a link to nothing, not a file")
+    } else {
+        Some("is a device, pipe or socket, not a file")
+    }
 }
 
 /// Refuses, before anything is written, a `harness run` of experiment `name` into a folder

@@ -106,7 +106,8 @@ pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String>
     for part in text.split(',') {
         let p = part.trim();
         let num = |s: &str| -> Result<u64, String> {
-            let v: u64 = s.trim().parse().map_err(|_| format!("`{p}`: {help}"))?;
+            let v: u64 =
+                crate::games::parse_digits(s.trim()).ok_or_else(|| format!("`{p}`: {help}"))?;
             if v < min || v > max {
                 return Err(format!("`{p}`: {v} is out of range; {help}"));
             }

@@ -433,6 +433,12 @@ impl<G: Game> Searcher<G> {
         }
     }
 
+    /// Restarts the random numbers (random and `strong` orderings) from `seed`, as a new
+    /// searcher would.
+    pub(crate) fn reseed(&mut self, seed: u64) {
+        self.rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
     /// Bookkeeping on entering a node. Returns `Err(())` when a budget stops the search.
     #[inline(always)]
     fn enter(&mut self, ply: usize) -> Result<(), ()> {

@@ -244,6 +244,8 @@ pub struct Solver<G: Game> {
     /// The table's move goes first although the ordering does not name `tt` (as in every
     /// search with a table).
     tt_first: bool,
+    /// The seed every solve starts its random numbers from (random and `strong` orderings).
+    seed: u64,
 }
 
 /// Checks that `ordering` names no term the solver never records: killer moves and history
@@ -306,6 +308,7 @@ impl<G: Game> Solver<G> {
                 false => None,
             },
             tt_first: tech.tt && !spec.ordering.has(&OrderTerm::Tt),
+            seed,
         })
     }
 
@@ -330,6 +333,9 @@ impl<G: Game> Solver<G> {
         self.search.aborted = false;
         // Oracle orderings read the remaining depth as `depth_now - ply`: this position's.
         self.search.depth_now = game.max_remaining_plies();
+        // Random numbers start afresh too, so a position's solve is the same wherever it
+        // stands in a file.
+        self.search.reseed(self.seed);
         if let Some(o) = &mut self.search.oracle {
             o.new_search();
         }

@@ -89,9 +89,9 @@ impl GameSetup {
                     Some(s) => Some(s.parse::<i32>().map_err(|_| {
                         let digits = s.strip_prefix(['-', '+']).unwrap_or(s);
                         if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                            format!("score `{s}` is out of range: scores are whole numbers from {} to {}", i32::MIN, i32::MAX)
+                            format!("score `{}` is out of range: scores are whole numbers from {} to {}", crate::games::shown(s), i32::MIN, i32::MAX)
                         } else {
-                            format!("`{s}` is not a score: the format is `moves [score]`, the score a whole number")
+                            format!("`{}` is not a score: the format is `moves [score]`, the score a whole number", crate::games::shown(s))
                         }
                     })?),
                 };
