@@ -18,7 +18,7 @@ use crate::games::nim::Nim;
 use crate::games::tictactoe::TicTacToe;
 use crate::games::Game;
 use crate::search::solver::{SolveResult, Solver, Techniques};
-use crate::search::{Algorithm, OrderTerm, Ordering, Replacement, SearchSpec, TtSpec};
+use crate::search::{Algorithm, Ordering, Replacement, SearchSpec, TtSpec};
 
 /// How to solve.
 #[derive(Clone, Debug)]
@@ -122,18 +122,8 @@ fn solve_all<G: Game>(
     // line), as `harness run` checks them against each run's root: before anything is solved.
     for (line, pos, _) in positions {
         let g = parse(pos).map_err(|e| Error::input(format!("{}:{line}: {e}", file.display())))?;
-        for term in &spec.ordering.terms {
-            if let OrderTerm::Explicit(list) = term {
-                for text in list {
-                    g.parse_move(text).map_err(|e| {
-                        Error::input(format!(
-                            "{}:{line}: --ordering: explicit ordering: {e}",
-                            file.display()
-                        ))
-                    })?;
-                }
-            }
-        }
+        crate::search::ordering::explicit_keys(&spec.ordering, &g)
+            .map_err(|e| Error::input(format!("{}:{line}: --ordering: {e}", file.display())))?;
     }
     let mut solver = Solver::new(&start, &spec, opts.techniques, 0)
         .map_err(|e| Error::input(format!("--ordering/--solver/--mib: {e}")))?;

@@ -257,20 +257,7 @@ impl<G: Game> Searcher<G> {
         // A search cannot go deeper than the game lasts: buffers for the shorter of the two.
         let plies = spec.depth.min(root.max_remaining_plies()) as usize + 2;
         let width = root.max_moves();
-        let mut explicit_keys = Vec::new();
-        for term in &spec.ordering.terms {
-            if let OrderTerm::Explicit(list) = term {
-                let mut keys = vec![0i64; order_root.move_space()];
-                let n = list.len() as i64;
-                for (i, text) in list.iter().enumerate() {
-                    let m = order_root
-                        .parse_move(text)
-                        .map_err(|e| format!("explicit ordering: {e}"))?;
-                    keys[order_root.move_index(m)] = n - i as i64;
-                }
-                explicit_keys.push(keys);
-            }
-        }
+        let explicit_keys = ordering::explicit_keys(&spec.ordering, order_root)?;
         if spec.ordering.terms.contains(&OrderTerm::MvvLva) && G::NAME != "chess" {
             return Err(format!(
                 "ordering mvv-lva applies to chess only, not {}; use static for the game's own order",
