@@ -74,7 +74,11 @@ impl<G: Game> Searcher<G> {
             }
         }
         let q = self.spec.quiescence;
-        let hard = self.spec.variant == Variant::FailHard;
+        // The horizon node (qply 0) is a leaf of the main search, whose value goes up as it
+        // is under both variants (its parent, an interior node, clamps under fail-hard), as a
+        // static evaluation there would: so a game without noisy moves searches alike with
+        // quiescence on and off. Below the horizon fail-hard clamps, as interior nodes do.
+        let hard = self.spec.variant == Variant::FailHard && qply > 0;
         let in_check = game.in_check();
         let mut alpha = alpha;
         let mut best = -INF;
