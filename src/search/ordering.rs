@@ -191,6 +191,30 @@ pub fn sort_by_keys_desc<M: Copy>(moves: &mut [M], keys: &mut [i64]) {
     }
 }
 
+/// The sort keys of the ordering's explicit terms, one table per term indexed by move index
+/// (the first listed move highest, unlisted moves 0), resolved against `game`; an error names
+/// a listed move that does not fit it.
+pub fn explicit_keys<G: crate::games::Game>(
+    ordering: &Ordering,
+    game: &G,
+) -> Result<Vec<Vec<i64>>, String> {
+    let mut tables = Vec::new();
+    for term in &ordering.terms {
+        if let OrderTerm::Explicit(list) = term {
+            let mut keys = vec![0i64; game.move_space()];
+            let n = list.len() as i64;
+            for (i, text) in list.iter().enumerate() {
+                let m = game
+                    .parse_move(text)
+                    .map_err(|e| format!("explicit ordering: {e}"))?;
+                keys[game.move_index(m)] = n - i as i64;
+            }
+            tables.push(keys);
+        }
+    }
+    Ok(tables)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,28 +286,4 @@ mod tests {
         sort_by_keys_desc(&mut m, &mut k);
         assert_eq!(m, [1, 3, 0, 2]);
     }
-}
-
-/// The sort keys of the ordering's explicit terms, one table per term indexed by move index
-/// (the first listed move highest, unlisted moves 0), resolved against `game`; an error names
-/// a listed move that does not fit it.
-pub fn explicit_keys<G: crate::games::Game>(
-    ordering: &Ordering,
-    game: &G,
-) -> Result<Vec<Vec<i64>>, String> {
-    let mut tables = Vec::new();
-    for term in &ordering.terms {
-        if let OrderTerm::Explicit(list) = term {
-            let mut keys = vec![0i64; game.move_space()];
-            let n = list.len() as i64;
-            for (i, text) in list.iter().enumerate() {
-                let m = game
-                    .parse_move(text)
-                    .map_err(|e| format!("explicit ordering: {e}"))?;
-                keys[game.move_index(m)] = n - i as i64;
-            }
-            tables.push(keys);
-        }
-    }
-    Ok(tables)
 }
