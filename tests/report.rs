@@ -1428,3 +1428,41 @@ fn a_table_size_x_stays_a_log_axis_with_runs_without_a_table() {
         );
     }
 }
+
+/// Facets of one chart share their y axis: side by side, their ticks are the same.
+#[test]
+fn facets_share_the_y_axis() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    fs::write(
+        &exp,
+        "name = \"f\"\n[game]\nkind = \"nim\"\nmisere = [false, true]\npositions = [\"3,4,5\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\nordering = [\"natural\", \"static\"]\ndepth = \"full\"\n[report]\nx = \"algorithm\"\nfacet = \"misere\"\n",
+    )
+    .unwrap();
+    let out_dir = tmp.path().join("out");
+    run_exp(&exp, &out_dir).success();
+    // Every text of the chart but its title (which names the facet).
+    let texts = |name: &str| -> Vec<String> {
+        let svg = fs::read_to_string(out_dir.join("charts").join(name)).unwrap();
+        svg.split("<text")
+            .skip(1)
+            .map(|t| {
+                t.split('>')
+                    .nth(1)
+                    .unwrap_or("")
+                    .split('<')
+                    .next()
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .filter(|t| !t.contains("misere="))
+            .collect()
+    };
+    let names: Vec<String> = fs::read_dir(out_dir.join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("nodes-") && n.ends_with(".svg"))
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(texts(&names[0]), texts(&names[1]));
+}

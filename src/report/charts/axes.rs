@@ -126,34 +126,36 @@ pub(super) struct Frame {
     pub(super) y1: f64,
 }
 
+/// The y range of a chart's data (points, whiskers when drawn, theory lines; on a log axis
+/// the positive values only), or `None` when it has none.
+pub(super) fn y_data(c: &Chart) -> Option<(f64, f64)> {
+    let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
+    for p in c.series.iter().chain(&c.theory).flat_map(|s| &s.points) {
+        let ys = if c.whiskers {
+            [p.lo, p.hi, p.y]
+        } else {
+            [p.y; 3]
+        };
+        for y in ys {
+            if !c.log_y || y > 0.0 {
+                ymin = ymin.min(y);
+                ymax = ymax.max(y);
+            }
+        }
+    }
+    ymin.is_finite().then_some((ymin, ymax))
+}
+
 impl Frame {
     pub(super) fn of(c: &Chart) -> Frame {
         let all = c.series.iter().chain(&c.theory).flat_map(|s| &s.points);
-        let (mut xmin, mut xmax, mut ymin, mut ymax) = (
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-        );
+        let (mut xmin, mut xmax) = (f64::INFINITY, f64::NEG_INFINITY);
         for p in all {
             xmin = xmin.min(p.x);
             xmax = xmax.max(p.x);
-            let ys = if c.whiskers {
-                [p.lo, p.hi, p.y]
-            } else {
-                [p.y; 3]
-            };
-            for y in ys {
-                if !c.log_y || y > 0.0 {
-                    ymin = ymin.min(y);
-                    ymax = ymax.max(y);
-                }
-            }
         }
-        if !ymin.is_finite() {
-            ymin = 1.0;
-            ymax = 10.0;
-        }
+        // Facets of one figure: the range over all of them.
+        let (ymin, ymax) = c.shared_y.or_else(|| y_data(c)).unwrap_or((1.0, 10.0));
         let mut xs: Vec<f64> = c
             .series
             .iter()

@@ -128,6 +128,9 @@ pub struct Chart {
     /// A share chart's groups whose every run a budget stopped, as `series at x = value`:
     /// they have no point.
     pub all_stopped: Vec<String>,
+    /// The data's y range over every facet of this chart (`None`: one facet): facets of one
+    /// figure share their y axis, so that they can be compared side by side.
+    pub shared_y: Option<(f64, f64)>,
 }
 
 fn varying(s: &Summary, col: &str) -> bool {
@@ -275,6 +278,23 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
                 c.log_y = true;
                 c.y_title = ratio_y_title(layout.point, true);
             }
+        }
+    }
+    // Facets of one figure share their y range (each kind over its facets).
+    for kind in layout.charts.iter().copied() {
+        let of_kind = |c: &&mut Chart| c.kind == kind;
+        if charts.iter_mut().filter(of_kind).count() < 2 {
+            continue;
+        }
+        let span = charts
+            .iter()
+            .filter(|c| c.kind == kind)
+            .filter_map(super::axes::y_data)
+            .fold(None, |acc: Option<(f64, f64)>, (lo, hi)| {
+                Some(acc.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))))
+            });
+        for c in charts.iter_mut().filter(of_kind) {
+            c.shared_y = span;
         }
     }
     (charts, skipped)
@@ -730,6 +750,7 @@ fn chart_for(
         x_column: x.to_string(),
         series_columns: series_cols.to_vec(),
         all_stopped,
+        shared_y: None,
     })
 }
 

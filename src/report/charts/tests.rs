@@ -68,6 +68,7 @@ fn category_chart(labels: &[&str]) -> Chart {
         x_column: "solver".into(),
         series_columns: vec![],
         all_stopped: vec![],
+        shared_y: None,
     }
 }
 
