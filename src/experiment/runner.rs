@@ -338,15 +338,9 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
     };
     // A file (or a device, a pipe, a link to nothing) where the folder, or one of the
     // folders above it, should be.
-    let not_folder = |p: &&Path| std::fs::symlink_metadata(p).is_ok() && !p.is_dir();
+    let not_folder = |p: &&Path| crate::report::entry_kind(p).is_some_and(|k| k != "a folder");
     if let Some(file) = dir.ancestors().find(not_folder) {
-        let kind = if file.is_file() {
-            "a file"
-        } else if !file.exists() {
-            "a link to nothing"
-        } else {
-            "a device, pipe or socket"
-        };
+        let kind = crate::report::entry_kind(file).unwrap_or("a file");
         let what = if file == dir {
             format!("is {kind}, not a folder")
         } else {

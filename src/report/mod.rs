@@ -51,22 +51,18 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     for name in OUTPUT_FILES.iter().copied().chain(["runs.csv.partial"]) {
         for p in [dir.join(name), dir.join(name).with_extension("tmp")] {
             if let Some(what) = not_a_file(&p) {
-                return Err(taken(&p, what));
+                return Err(taken(&p, &what));
             }
         }
     }
     let charts = dir.join("charts");
-    if std::fs::symlink_metadata(&charts).is_ok() && !charts.is_dir() {
-        let what = match not_a_file(&charts) {
-            Some(w) => w.replace("not a file", "not a folder"),
-            None => "is a file, not a folder".to_string(),
-        };
-        return Err(taken(&charts, &what));
+    if let Some(k) = entry_kind(&charts).filter(|k| *k != "a folder") {
+        return Err(taken(&charts, &format!("is {k}, not a folder")));
     }
     // Inside charts/, an entry named like a chart (or its temporary) that is not a file would
     // stop the writing half way, after the earlier report is gone, or block it (a pipe).
     if let Ok(rd) = std::fs::read_dir(&charts) {
-        let mut taken_names: Vec<(PathBuf, &str)> = rd
+        let mut taken_names: Vec<(PathBuf, String)> = rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| is_chart_name(p))
             .filter_map(|p| not_a_file(&p).map(|w| (p, w)))
@@ -79,20 +75,28 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// What the entry at `p` is, in a message's words (`a file`, `a folder`, `a link to nothing`,
+/// `a device, pipe or socket`), following links; `None` when nothing is there.
+pub fn entry_kind(p: &Path) -> Option<&'static str> {
+    std::fs::symlink_metadata(p).ok()?;
+    Some(if p.is_file() {
+        "a file"
+    } else if p.is_dir() {
+        "a folder"
+    } else if !p.exists() {
+        "a link to nothing"
+    } else {
+        "a device, pipe or socket"
+    })
+}
+
 /// What an entry at `p` is when it is there but not a regular file (or a link to one): a
 /// folder, a device, pipe or socket (opening a pipe blocks), or a link to nothing (writing
 /// through it would create a file outside the results folder).
-fn not_a_file(p: &Path) -> Option<&'static str> {
-    std::fs::symlink_metadata(p).ok()?;
-    if p.is_file() {
-        None
-    } else if p.is_dir() {
-        Some("is a folder, not a file")
-    } else if !p.exists() {
-        Some("is a link to nothing, not a file")
-    } else {
-        Some("is a device, pipe or socket, not a file")
-    }
+fn not_a_file(p: &Path) -> Option<String> {
+    entry_kind(p)
+        .filter(|k| *k != "a file")
+        .map(|k| format!("is {k}, not a file"))
 }
 
 /// Refuses, before anything is written, a `harness run` of experiment `name` into a folder
