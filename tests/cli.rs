@@ -1565,3 +1565,58 @@ fn pipes_devices_and_dangling_links_are_refused() {
         assert!(err.contains(what), "{err}");
     }
 }
+
+/// Errors found after parsing are placed at the key as the parsed file has it: not at a
+/// `description` line that starts like the key, and inside inline tables, quoted keys and
+/// lists (the element that is wrong).
+#[test]
+fn checks_after_parsing_place_the_key_itself() {
+    let head = "name = \"x\"\ndescription = \"\"\"\nordering = tt is what this measures\ndepth and [search] too\n\"\"\"\n[game]\nkind = \"tictactoe\"\n";
+    // `tt` with no table: the ordering at line 11, not the description's line 3.
+    bad_text(
+        &format!(
+            "{head}[search]\nalgorithm = \"alphabeta\"\ndepth = 2\nordering = \"tt+static\"\n"
+        ),
+        &["exp.toml:11:1:", "needs a transposition table"],
+    );
+    // A quoted key.
+    bad_text(
+        &format!(
+            "{head}[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n\"ordering\" = \"tt+static\"\n"
+        ),
+        &["exp.toml:11:1:", "needs a transposition table"],
+    );
+    // A missing depth: the [search] header (line 8).
+    bad_text(
+        &format!("{head}[search]\nalgorithm = \"alphabeta\"\n"),
+        &["exp.toml:8:1:", "depth is missing"],
+    );
+    // An ordering in a list: the element (11:24), not the key.
+    bad_text(
+        &format!("{head}[search]\nalgorithm = \"alphabeta\"\ndepth = 2\nordering = [\"natural\", \"explicit:9\"]\n"),
+        &["exp.toml:11:24:", "`9` is not a tic-tac-toe square"],
+    );
+    // Inside an inline [search] table.
+    bad_text(
+        &format!("name = \"x\"\nsearch = {{ algorithm = \"alphabeta\", depth = 2, ordering = \"mvv-lva\" }}\n[game]\nkind = \"tictactoe\"\n"),
+        &["exp.toml:2:59:", "mvv-lva applies to chess only"],
+    );
+    // A `titles` key that is no chart names `titles`, in each form.
+    let tail = "[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n[report]\n";
+    for (titles, at) in [
+        (
+            "titles = { nodes = \"a\", nodez = \"b\" }",
+            "exp.toml:12:25:",
+        ),
+        ("titles.nodez = \"b\"", "exp.toml:12:8:"),
+        ("[report.titles]\nnodez = \"b\"", "exp.toml:13:1:"),
+    ] {
+        bad_text(
+            &format!("{head}{tail}{titles}\n"),
+            &[
+                at,
+                "[report] titles: `nodez` is not a chart; allowed: `nodes`",
+            ],
+        );
+    }
+}

@@ -724,12 +724,70 @@ pub fn find_line(src: &str, pred: &dyn Fn(&str) -> bool) -> Option<usize> {
     None
 }
 
-/// Byte offset of the first `key = ...` line's key in `src`.
-pub fn find_key(src: &str, key: &str) -> Option<usize> {
-    find_line(src, &|t: &str| {
-        t.strip_prefix(key)
-            .is_some_and(|rest| rest.trim_start().starts_with('='))
-    })
+/// Byte offset in `src` of the key at `path` (`["search", "ordering"]`) as the file writes it:
+/// in a `[table]` header or a dotted key, quoted or bare, inside an inline table. When the
+/// file leaves the key out, the deepest table on the path it does write (a missing `depth`
+/// is placed at `[search]`); `None` when it writes none of them. Read from the parsed file,
+/// so a `description` line that starts like a key, or a key inside `{ ... }`, is no match.
+pub fn locate(src: &str, path: &[&str]) -> Option<usize> {
+    walk(src, path).map(|(at, _)| at)
+}
+
+/// Byte offset of the key at `path` when the file writes it (not one of its tables).
+pub fn locate_exact(src: &str, path: &[&str]) -> Option<usize> {
+    walk(src, path).and_then(|(at, whole)| whole.then_some(at))
+}
+
+/// `locate`'s walk: the offset of the deepest key on `path` the file writes, and whether that
+/// is the whole path.
+fn walk(src: &str, path: &[&str]) -> Option<(usize, bool)> {
+    let doc = toml_edit::ImDocument::parse(src).ok()?;
+    let mut table: &dyn toml_edit::TableLike = doc.as_table();
+    let mut found = None;
+    for (i, part) in path.iter().enumerate() {
+        let Some((key, item)) = table.get_key_value(part) else {
+            break;
+        };
+        // A `[table]` header is placed at its `[`; any other key at its first character.
+        let header = item
+            .as_table()
+            .filter(|t| !t.is_implicit() && !t.is_dotted());
+        let span = header
+            .and_then(|t| t.span())
+            .or_else(|| key.span())
+            .or_else(|| item.span());
+        if let Some(at) = span.map(|s| s.start) {
+            found = Some((at, i + 1 == path.len()));
+        }
+        match item.as_table_like() {
+            Some(t) => table = t,
+            None => break,
+        }
+    }
+    found
+}
+
+/// Byte offset of the first element of the list at `path` that `pred` accepts (a value
+/// that is no list is its own one element); else where `locate` places the key.
+pub fn locate_element(
+    src: &str,
+    path: &[&str],
+    pred: &dyn Fn(&toml_edit::Value) -> bool,
+) -> Option<usize> {
+    let element = || -> Option<usize> {
+        let doc = toml_edit::ImDocument::parse(src).ok()?;
+        let mut item = doc.as_item();
+        for part in path {
+            item = item.as_table_like()?.get(part)?;
+        }
+        let value = item.as_value()?;
+        let found = match value.as_array() {
+            Some(a) => a.iter().find(|v| pred(v))?,
+            None => Some(value).filter(|v| pred(v))?,
+        };
+        found.span().map(|s| s.start)
+    };
+    element().or_else(|| locate(src, path))
 }
 
 /// The largest input text file the harness reads (experiment files, position files).
@@ -823,6 +881,9 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             .span()
             .and_then(|span| datetime_error(path, src, span.start, &msg))
         {
+            return err;
+        }
+        if let Some(err) = e.span().and_then(|span| titles_error(path, src, span, &msg)) {
             return err;
         }
         if let Some(err) = e.span().and_then(|span| dotted_key_error(path, src, span, &msg)) {
@@ -925,6 +986,23 @@ fn datetime_error(path: &Path, src: &str, pos: usize, msg: &str) -> Option<Error
         },
     };
     Some(at(path, src, pos..pos + n, msg))
+}
+
+/// The error for a `[report] titles` key that is no chart (`titles = { nodez = "..." }`, in
+/// any of TOML's forms): serde's words name neither `titles` nor what its keys are.
+fn titles_error(path: &Path, src: &str, span: std::ops::Range<usize>, msg: &str) -> Option<Error> {
+    let rest = msg.strip_prefix("unknown value `")?;
+    let (name, allowed) = rest.split_once('`')?;
+    let allowed = allowed.strip_prefix("; allowed: ")?;
+    if locate_exact(src, &["report", "titles", name]) != Some(span.start) {
+        return None;
+    }
+    Some(at(
+        path,
+        src,
+        span,
+        format!("[report] titles: `{name}` is not a chart; allowed: {allowed}"),
+    ))
 }
 
 /// The error for a dotted key (`kind.x = ...`) whose first part takes a value, not a table,

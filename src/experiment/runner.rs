@@ -249,7 +249,23 @@ pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
     } else {
         "algorithm"
     };
-    let at = key_offset(src, key);
+    // The ordering as written in the list (a name, or a list of terms), when it is one.
+    let at = if key == "ordering" {
+        let written = |v: &toml_edit::Value| {
+            let text = match v.as_array() {
+                Some(terms) => terms
+                    .iter()
+                    .map(|t| t.as_str().unwrap_or("?"))
+                    .collect::<Vec<_>>()
+                    .join("+"),
+                None => v.as_str().unwrap_or("?").to_string(),
+            };
+            crate::search::Ordering::parse(&text).is_ok_and(|o| o == run.ordering)
+        };
+        config::locate_element(src, &["search", "ordering"], &written).unwrap_or(0)
+    } else {
+        key_offset(src, key)
+    };
     Err(config::at(
         path,
         src,
@@ -267,16 +283,17 @@ pub fn place_table_error(e: Error, path: &Path, src: &str) -> Error {
     };
     let (key, at) = ["mib", "entries"]
         .into_iter()
-        .find_map(|k| config::find_key(src, k).map(|at| (k, at)))
-        .unwrap_or(("entries", key_offset(src, "entries")));
+        .find_map(|k| config::locate_exact(src, &["search", "tt", k]).map(|at| (k, at)))
+        .unwrap_or((
+            "entries",
+            config::locate(src, &["search", "tt", "entries"]).unwrap_or(0),
+        ));
     config::at(path, src, at..at, format!("[search.tt] {key}: {msg}"))
 }
 
-/// Byte offset of the first `key = ...` line's key in `src`, else of `[search]`, else 0.
+/// Byte offset of `[search]`'s `key` in `src`, else of `[search]`, else 0.
 fn key_offset(src: &str, key: &str) -> usize {
-    config::find_key(src, key)
-        .or_else(|| config::find_line(src, &|t: &str| t.starts_with("[search]")))
-        .unwrap_or(0)
+    config::locate(src, &["search", key]).unwrap_or(0)
 }
 
 /// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's

@@ -302,8 +302,7 @@ fn check_labels(
     let Some(key) = layout.labels.keys().find(|k| !names.contains(k)) else {
         return Ok(());
     };
-    let line = config::find_line(src, &|l| l.starts_with("labels")).unwrap_or(0);
-    let pos = written_key(src, line, key).unwrap_or(line);
+    let pos = config::locate(src, &["report", "labels", key]).unwrap_or(0);
     let allowed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
     Err(config::at(
         path,
@@ -314,29 +313,6 @@ fn check_labels(
             allowed.join(", ")
         ),
     ))
-}
-
-/// Where `key` is written as a key (quoted, or bare and followed by `=`) in `src` from byte
-/// `from` on, so that an error points at it rather than at its line.
-fn written_key(src: &str, from: usize, key: &str) -> Option<usize> {
-    let rest = src.get(from..)?;
-    if let Some(i) = rest.find(&format!("\"{key}\"")) {
-        return Some(from + i);
-    }
-    if key.is_empty() {
-        return None;
-    }
-    let mut start = 0;
-    while let Some(i) = rest[start..].find(key) {
-        let j = start + i;
-        let before = rest[..j].chars().next_back();
-        let after = rest[j + key.len()..].trim_start_matches([' ', '\t']);
-        if matches!(before, None | Some('{' | ',' | ' ' | '\t' | '\n')) && after.starts_with('=') {
-            return Some(from + j);
-        }
-        start = j + key.len();
-    }
-    None
 }
 
 /// Resolves `[report]` against the summary's columns; unknown columns are input errors at the
@@ -482,10 +458,7 @@ fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
     }
     for (key, text) in texts {
         if let Some(c) = text.chars().find(|c| c.is_control()) {
-            let header = format!("[report.{key}]");
-            let at = config::find_key(src, key)
-                .or_else(|| config::find_line(src, &|t: &str| t.trim_end() == header))
-                .unwrap_or(0);
+            let at = config::locate(src, &["report", key]).unwrap_or(0);
             return Err(config::at(
                 path,
                 src,

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::uniform::{height_span, uniform_plies};
 use super::{GameSetup, Run};
 use crate::error::{Error, Result};
-use crate::experiment::config::{at, find_line, Depth, ExperimentFile};
+use crate::experiment::config::{at, locate, Depth, ExperimentFile};
 use crate::search::{solver, tt, Algorithm};
 
 /// Refuses, before anything runs, an oracle ordering on a uniform tree too large for the
@@ -130,7 +130,7 @@ pub fn check_table_depth(
                 }
             }
         };
-        let pos = find_line(src, &|l| l.starts_with("depth")).unwrap_or(0);
+        let pos = locate(src, &["search", "depth"]).unwrap_or(0);
         let span = file
             .search
             .depth
@@ -162,7 +162,7 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
     for r in runs.iter().filter(|r| r.solver.is_some()) {
         if let Err(e) = solver::check_recorded_terms(&r.ordering) {
             if !searched_orders.contains(&r.ordering.to_string()) {
-                let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
+                let pos = locate(src, &["search", "ordering"]).unwrap_or(0);
                 return Err(at(path, src, pos..pos, format!("`ordering`: {e}")));
             }
         }
@@ -175,7 +175,7 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
         .any(|r| r.ordering.has(&crate::search::OrderTerm::Tt))
         && !runs.iter().any(has_table)
     {
-        let pos = find_line(src, &|l| l.starts_with("ordering")).unwrap_or(0);
+        let pos = locate(src, &["search", "ordering"]).unwrap_or(0);
         let fix = if solve_only {
             "add `tt` to the solver's techniques (solver = [\"all\", ...])"
         } else {

@@ -10,7 +10,7 @@ use super::sources::SetupPositions;
 use super::{GameSetup, Run, MAX_REPETITIONS, MAX_RUNS};
 use crate::error::{Error, Result};
 use crate::experiment::config::{
-    at, find_line, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
+    at, locate, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
 };
 use crate::experiment::oneormany::OneOrMany;
 use crate::search::solver::{self, Techniques};
@@ -287,7 +287,7 @@ fn depths(
         // The solver always searches to the end of the game.
         None if solve_only => vec![Depth::Full],
         None => {
-            let section = find_line(src, &|t: &str| t.starts_with("[search]")).unwrap_or(0);
+            let section = locate(src, &["search"]).unwrap_or(0);
             return Err(at(
                 path,
                 src,

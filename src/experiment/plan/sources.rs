@@ -8,7 +8,7 @@ use super::keys::{fnv1a, mix};
 use super::uniform::uniform_positions;
 use super::{GameSetup, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_RUNS};
 use crate::error::{Error, Result};
-use crate::experiment::config::{at, find_line, read_text, ExperimentFile, GameKind, GameSection};
+use crate::experiment::config::{at, locate, read_text, ExperimentFile, GameKind, GameSection};
 use crate::experiment::positions::position_lines;
 
 /// The positions of each setup, in the setups' order: canonical text and the expected score
@@ -62,7 +62,7 @@ pub fn positions(
         let row = setup_positions(path, src, file, setup, &listed, &files)?;
         total += row.len();
         if total > MAX_RUNS {
-            let span = find_line(src, &|t: &str| t.starts_with("[game]")).unwrap_or(0);
+            let span = locate(src, &["game"]).unwrap_or(0);
             return Err(too_many(span..span, &format!("{} positions", row.len())));
         }
         positions.push(row);
