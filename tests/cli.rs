@@ -1522,6 +1522,21 @@ fn pipes_devices_and_dangling_links_are_refused() {
     let (code, err) = status_and_err(&["plot", p.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("not a folder"), "{err}");
+    // A pipe as the experiment file, a positions file or a file to solve.
+    let ps = p.to_str().unwrap();
+    for args in [
+        vec!["run", ps, "--quiet"],
+        vec!["solve", "--game", "nim", ps],
+    ] {
+        let (code, err) = status_and_err(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("it is a pipe or socket, not a file"), "{err}");
+    }
+    bad(
+        "positions = [\"start\"]",
+        &format!("positions_file = {ps:?}"),
+        &["exp.toml:6:", "it is a pipe or socket, not a file"],
+    );
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
     fifo(&out.join("runs.csv.partial"));

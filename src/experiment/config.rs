@@ -797,6 +797,20 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// is refused rather than read without end).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
+    // Opening a pipe blocks until something writes to it (for ever, usually): a pipe or a
+    // socket is refused before it is opened. (A device such as /dev/zero is read up to the
+    // size limit.)
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if let Ok(m) = std::fs::metadata(path) {
+            if m.file_type().is_fifo() || m.file_type().is_socket() {
+                return Err(std::io::Error::other(
+                    "it is a pipe or socket, not a file; allowed: a text file",
+                ));
+            }
+        }
+    }
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(MAX_INPUT_BYTES + 1)
