@@ -1466,3 +1466,54 @@ fn facets_share_the_y_axis() {
     assert_eq!(names.len(), 2, "{names:?}");
     assert_eq!(texts(&names[0]), texts(&names[1]));
 }
+
+/// summary.csv's rows of the results folder `out`, as column -> value maps.
+fn summary_maps(out: &Path) -> Vec<std::collections::BTreeMap<String, String>> {
+    let mut r = csv::Reader::from_path(out.join("summary.csv")).unwrap();
+    let head = r.headers().unwrap().clone();
+    r.records()
+        .map(|row| {
+            let row = row.unwrap();
+            head.iter()
+                .zip(row.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// Beside uniform trees, another game's groups get the minimax fit as their theory (the
+/// `branching` column is empty there); a Connect Four board searched to its end is no uniform
+/// tree searched to its height, so boards of other heights give it no growth.
+#[test]
+fn theory_and_growth_per_game_in_mixed_experiments() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"mixed\"\n[game]\nkind = [\"uniform\", \"tictactoe\"]\nbranching = 3\nheight = 4\npositions = [\"x.o.x....\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = \"full\"\nordering = \"natural\"\n",
+    );
+    let rows = summary_maps(&out);
+    assert_eq!(rows.len(), 4);
+    for r in &rows {
+        let b: f64 = r["theory_branching"].parse().unwrap();
+        if r["game"] == "uniform" {
+            assert_eq!(
+                (b, r["branching_source"].as_str()),
+                (3.0, "branching column")
+            );
+        } else {
+            // Minimax enters 933 nodes from this position to depth 6: sum of b^l, l = 0..6.
+            let full: f64 = (0..=6).map(|l| b.powi(l)).sum();
+            assert!((full - 933.0).abs() < 0.01, "{b}: {full}");
+            assert!(r["branching_source"].starts_with("equivalent uniform tree"));
+        }
+    }
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"c4h\"\n[game]\nkind = \"connect4\"\nwidth = 1\nheight = [3, 4, 5]\n[search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\n",
+    );
+    for r in summary_maps(&out) {
+        assert_eq!(
+            (r["growth"].as_str(), r["growth_2"].as_str()),
+            ("", ""),
+            "{r:?}"
+        );
+    }
+}

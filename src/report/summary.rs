@@ -244,7 +244,12 @@ fn group_theory(
         return None;
     }
     let d = d as u32;
-    let (b, source) = if let Some(bc) = t.col("branching") {
+    // The branching column where the group's runs have one (uniform trees; the other games of
+    // a mixed experiment leave it empty and get the minimax fit).
+    let branching = t
+        .col("branching")
+        .filter(|&bc| rows.iter().any(|&r| !t.rows[r][bc].is_empty()));
+    let (b, source) = if let Some(bc) = branching {
         let v: Vec<f64> = rows
             .iter()
             .filter_map(|&r| numeric(&t.rows[r][bc]))
@@ -331,9 +336,13 @@ pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
     };
     // A uniform tree searched to its height: its key without depth and height, so that the
     // trees of other heights searched to theirs line up with it.
+    // (Connect Four has a `height` column too, its board's: a board searched to its end is no
+    // tree searched to its height, so only uniform groups qualify.)
+    let gi_kind = s.params.iter().position(|c| c == "game");
     let to_height = |g: &Group| {
         let hi = hi?;
-        (g.key[hi] == g.key[di]).then(|| without(g, &[di.min(hi), di.max(hi)]))
+        let uniform = gi_kind.is_none_or(|k| g.key[k] == "uniform");
+        (uniform && g.key[hi] == g.key[di]).then(|| without(g, &[di.min(hi), di.max(hi)]))
     };
     // Mean nodes of each finished group, by (the other parameters, depth); and of the groups
     // searched to the tree's height, by (the parameters but depth and height, depth).
