@@ -80,6 +80,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
                 .into());
             }
             let built = report::build(&dir)?;
+            warn_skipped(&dir.display().to_string(), &built);
             say(format_args!(
                 "{}: {} groups, {} charts -> {}\n",
                 dir.display(),
@@ -204,6 +205,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
             plan.name
         );
     }
+    warn_skipped(&plan.name, &built);
     say(format_args!(
         "{}: {} runs ({} stopped by a budget{}) -> {}\n{}: {} groups, {} charts -> {}\n",
         plan.name,
@@ -220,6 +222,14 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         built.charts,
         dir.join("report.md").display()
     ))
+}
+
+/// A chart `[report] charts` names that the data cannot support is not drawn: said on stderr
+/// (report.md says it too), so that a chart asked for is not missed in silence.
+fn warn_skipped(name: &str, built: &report::Built) {
+    for why in &built.skipped {
+        eprintln!("warning: {name}: [report] charts: not drawn: {why}");
+    }
 }
 
 /// `harness theory`: the Knuth–Moore minimal tree, the full tree and Pearl's R*(b) for each

@@ -1517,3 +1517,38 @@ fn theory_and_growth_per_game_in_mixed_experiments() {
         );
     }
 }
+
+/// A budget-stopped run's ebf is a floor only once it has entered its deepest ply: iterative
+/// deepening stopped in an early iteration has a smaller max_ply, and its nodes^(1/max_ply)
+/// can exceed the finished search's. Such a group has no ebf point; report.md says why, and
+/// a chart the file asks for that nothing can be drawn in is named on stderr.
+#[test]
+fn ebf_of_a_search_stopped_short_of_its_depth_is_no_point() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    fs::write(
+        &exp,
+        "name = \"idb\"\n[game]\nkind = \"connect4\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [3, 9]\nordering = \"natural\"\niterative = true\nmax_nodes = 600\n[report]\ncharts = [\"nodes\", \"ebf\", \"qnodes\"]\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let a = run_exp(&exp, &out).success();
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    assert!(
+        err.contains("warning: idb: [report] charts: not drawn: `qnodes`"),
+        "{err}"
+    );
+    let runs = fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert_eq!(
+        runs.matches(",budget,").count(),
+        1,
+        "depth 9 stops, depth 3 finishes"
+    );
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("No point where a budget stopped a run before it entered its deepest ply (`max_ply` below `theory_depth`)"),
+        "{md}"
+    );
+    assert!(md.contains(": all runs at depth = 9."), "{md}");
+    assert!(out.join("charts/ebf.svg").exists());
+}

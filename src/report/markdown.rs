@@ -9,6 +9,7 @@ use super::charts::{point_row, Chart, Layout, NO_TABLE};
 use super::manifest::Manifest;
 use super::summary::{fixed_or_scientific, fmt_num, Summary};
 use super::table::Table;
+use crate::experiment::config::ChartKind;
 
 pub struct Inputs<'a> {
     pub name: &'a str,
@@ -173,12 +174,12 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         c.stem
     );
     let yname = match c.kind {
-        crate::experiment::config::ChartKind::Ebf => "ebf",
-        crate::experiment::config::ChartKind::RatioToMinimal => "nodes / minimal",
-        crate::experiment::config::ChartKind::Qnodes => "qnodes",
-        crate::experiment::config::ChartKind::ValueWrong => "% value wrong",
-        crate::experiment::config::ChartKind::MoveWrong => "% move wrong",
-        crate::experiment::config::ChartKind::BmHit => "% best move",
+        ChartKind::Ebf => "ebf",
+        ChartKind::RatioToMinimal => "nodes / minimal",
+        ChartKind::Qnodes => "qnodes",
+        ChartKind::ValueWrong => "% value wrong",
+        ChartKind::MoveWrong => "% move wrong",
+        ChartKind::BmHit => "% best move",
         _ => "nodes",
     };
     let series_name = if c.series_columns.is_empty() {
@@ -241,6 +242,13 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
                 y
             );
         }
+    }
+    if c.kind == ChartKind::Ebf && !c.all_stopped.is_empty() {
+        let _ = writeln!(
+            m,
+            "\nNo point where a budget stopped a run before it entered its deepest ply (`max_ply` below `theory_depth`): its ebf, nodes^(1/max_ply), is then no lower bound, as max_ply would still grow: {}.",
+            c.all_stopped.join("; ")
+        );
     }
     if share {
         let (n, runs) = c

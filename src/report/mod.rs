@@ -27,6 +27,9 @@ pub struct Built {
     pub files: Vec<PathBuf>,
     pub charts: usize,
     pub groups: usize,
+    /// The charts `[report] charts` names that the data cannot support, each with why (as
+    /// report.md lists them).
+    pub skipped: Vec<String>,
 }
 
 /// The files a results folder holds (each written through `NAME.tmp`), and its charts folder.
@@ -547,6 +550,7 @@ pub fn build(dir: &Path) -> Result<Built> {
         files,
         charts: charts.len(),
         groups: s.groups.len(),
+        skipped,
     })
 }
 

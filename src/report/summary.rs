@@ -60,6 +60,10 @@ pub struct Group {
     /// The `position_id`s of its runs, sorted.
     pub position_ids: Vec<String>,
     pub budget: usize,
+    /// Of those, the runs stopped before they entered their deepest ply (`max_ply` below
+    /// `theory_depth`, the most the search can reach): for them nodes^(1/max_ply) is no lower
+    /// bound on the finished search's ebf, since max_ply would grow too.
+    pub budget_short: usize,
     /// One entry per `Summary::counters`.
     pub stats: Vec<Option<Stats>>,
     pub theory: Option<Theory>,
@@ -152,6 +156,17 @@ pub fn summarize(t: &Table) -> Summary {
                 .iter()
                 .filter(|&&r| status.is_some_and(|s| t.rows[r][s] != "ok"))
                 .count();
+            let (max_ply, cap) = (t.col("max_ply"), t.col("theory_depth").or(t.col("depth")));
+            let budget_short = rows
+                .iter()
+                .filter(|&&r| status.is_some_and(|s| t.rows[r][s] != "ok"))
+                .filter(|&&r| match (max_ply, cap) {
+                    (Some(m), Some(c)) => {
+                        numeric(&t.rows[r][m]).is_none_or(|m| Some(m) != numeric(&t.rows[r][c]))
+                    }
+                    _ => true,
+                })
+                .count();
             let stats = ccols
                 .iter()
                 .map(|&c| {
@@ -169,6 +184,7 @@ pub fn summarize(t: &Table) -> Summary {
                 position_ids: positions.iter().map(|p| p.to_string()).collect(),
                 rows,
                 budget,
+                budget_short,
                 stats,
                 theory,
             }

@@ -71,6 +71,22 @@ pub fn draw<DB: DrawingBackend>(
     };
 
     let plot = draw_title(root, &plot, c)?;
+    // The y title is centred on the plot's height: one longer than the canvas leaves room
+    // for about that centre (a long statistic and counter name beside a short plot above a
+    // tall legend) shrinks rather than runs off the canvas; the x title shares its size.
+    let top = plot.get_base_pixel().1 + 20;
+    let bottom =
+        plot.get_base_pixel().1 + plot.dim_in_pixel().1 as i32 - 8 - x_label_area(vertical) as i32;
+    let centre = (top + bottom) / 2;
+    let room = 2 * centre.min(root.dim_in_pixel().1 as i32 - centre) - 16;
+    let mut axis_px = AXIS_PX;
+    while axis_px > 18 {
+        let style = TextStyle::from((FAMILY, axis_px).into_font());
+        match root.estimate_text_size(&c.y_title, &style) {
+            Ok((w, _)) if w as i32 > room => axis_px -= 2,
+            _ => break,
+        }
+    }
     let mut builder = ChartBuilder::on(&plot);
     builder
         .margin_top(20)
@@ -86,7 +102,7 @@ pub fn draw<DB: DrawingBackend>(
                 .configure_mesh()
                 .x_desc(c.x_title.as_str())
                 .y_desc(c.y_title.as_str())
-                .axis_desc_style((FAMILY, AXIS_PX))
+                .axis_desc_style((FAMILY, axis_px))
                 .label_style((FAMILY, TICK_PX))
                 .x_labels(n_xlabels.min(20))
                 .y_labels(10)

@@ -125,8 +125,9 @@ pub struct Chart {
     /// The column names on the x axis and in the series labels, for report.md.
     pub x_column: String,
     pub series_columns: Vec<String>,
-    /// A share chart's groups whose every run a budget stopped, as `series at x = value`:
-    /// they have no point.
+    /// A share chart's groups whose every run a budget stopped, and the ebf chart's groups
+    /// with a run a budget stopped short of its deepest ply, as `series at x = value`: they
+    /// have no point.
     pub all_stopped: Vec<String>,
     /// The data's y range over every facet of this chart (`None`: one facet): facets of one
     /// figure share their y axis, so that they can be compared side by side.
@@ -261,10 +262,22 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             }
         };
         let series = series_columns(s, layout, &x);
+        let before = charts.len();
         for (facet, groups) in facets(s, layout) {
             if let Some(c) = chart_for(s, layout, kind, &x, &series, &facet, &groups) {
                 charts.push(c);
             }
+        }
+        if charts.len() == before {
+            skipped.push(format!(
+                "`{}`: {}",
+                kind.name(),
+                if kind == ChartKind::Ebf {
+                    "every group has a run a budget stopped short of its deepest ply, where ebf is no bound"
+                } else {
+                    "no group has a value to draw"
+                }
+            ));
         }
     }
     assign_styles(&mut charts, layout);
@@ -558,9 +571,17 @@ fn chart_for(
     };
     // A share chart has no point for a group whose every search a budget stopped (none
     // chose a move or has a value): report.md names such groups.
+    // Nor has the ebf chart for a group with a search stopped before it entered its deepest
+    // ply: nodes^(1/max_ply) is no lower bound when max_ply would still grow (iterative
+    // deepening's later iterations, a longer line not yet entered), so the point would be
+    // neither a value nor a floor. (Stopped at its deepest ply, it is a floor like nodes.)
+    let omitted = |g: &Group| {
+        (kind == ChartKind::Ebf && g.budget_short > 0)
+            || (kind.share_column().is_some() && g.budget > 0 && g.budget == g.rows.len())
+    };
     let all_stopped: Vec<String> = groups
         .iter()
-        .filter(|g| kind.share_column().is_some() && g.budget > 0 && g.budget == g.rows.len())
+        .filter(|g| omitted(g))
         .map(|g| {
             format!(
                 "{} at {x} = {}",
@@ -570,6 +591,9 @@ fn chart_for(
         })
         .collect();
     for g in groups {
+        if kind == ChartKind::Ebf && g.budget_short > 0 {
+            continue;
+        }
         let Some((y, lo, hi)) = y_of(g) else { continue };
         if no_table(g) {
             // Label by the series columns that have a value without a table (ordering, say).
