@@ -1613,7 +1613,7 @@ fn checks_after_parsing_place_the_key_itself() {
     );
     // Inside an inline [search] table.
     bad_text(
-        &format!("name = \"x\"\nsearch = {{ algorithm = \"alphabeta\", depth = 2, ordering = \"mvv-lva\" }}\n[game]\nkind = \"tictactoe\"\n"),
+        "name = \"x\"\nsearch = { algorithm = \"alphabeta\", depth = 2, ordering = \"mvv-lva\" }\n[game]\nkind = \"tictactoe\"\n",
         &["exp.toml:2:59:", "mvv-lva applies to chess only"],
     );
     // A `titles` key that is no chart names `titles`, in each form.
