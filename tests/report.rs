@@ -1552,3 +1552,47 @@ fn ebf_of_a_search_stopped_short_of_its_depth_is_no_point() {
     assert!(md.contains(": all runs at depth = 9."), "{md}");
     assert!(out.join("charts/ebf.svg").exists());
 }
+
+/// Theory lines are labelled by what the theory depends on: with x = ordering and depth in
+/// the series, each depth's full and minimal tree has its own line (one label hid the deeper
+/// one); on a table-size x, runs without a table add no theory point at size 0.
+#[test]
+fn theory_lines_keep_every_tree_and_depth() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"tlines\"\n[game]\nkind = \"connect4\"\nwidth = [6, 7]\nheight = 4\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = [2, 4]\nordering = [\"natural\", \"center-out\"]\n[report]\nx = \"ordering\"\nseries = [\"algorithm\", \"depth\"]\ncharts = [\"nodes\"]\n",
+    );
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    // Minimax's full tree at depth 4 on the 6x4 and 7x4 boards: 1,555 and 2,801 nodes (the
+    // minimax runs' own counts, which the fit reproduces), minimal trees 130 and 173.
+    for (depth, width, full, minimal) in [
+        (2, 6, 43, 18),
+        (4, 6, 1555, 130),
+        (2, 7, 57, 21),
+        (4, 7, 2801, 173),
+    ] {
+        for (kind, v) in [("full tree", full), ("minimal tree", minimal)] {
+            let row = md
+                .lines()
+                .find(|l| {
+                    l.starts_with(&format!("| {kind}"))
+                        && l.contains(&format!(
+                            ": depth={depth}, width={width} (theory) | natural |"
+                        ))
+                })
+                .unwrap_or_else(|| panic!("{kind} depth {depth} width {width}: {md}"));
+            assert!(row.contains(&format!("| natural | {v} |")), "{row}");
+        }
+    }
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"nvt\"\n[game]\nkind = \"connect4\"\nrandom_openings = { count = 3, plies = 4 }\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = 5\nordering = \"natural\"\n[search.tt]\nenabled = [false, true]\nentries = [256, 4096]\n[report]\ncharts = [\"nodes-vs-table\"]\n",
+    );
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    let theory: Vec<&str> = md.lines().filter(|l| l.contains("(theory) |")).collect();
+    assert!(!theory.is_empty(), "{md}");
+    for l in theory {
+        assert!(
+            !l.contains("(theory) |  |"),
+            "a theory point without a size: {l}"
+        );
+    }
+}

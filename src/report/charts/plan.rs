@@ -700,7 +700,9 @@ fn chart_for(
         if !wanted(tk) {
             continue;
         }
-        theory.extend(theory_lines(s, groups, x, series_cols, tk, name, &xpos));
+        // Runs without a table have no table size: no theory point at a size of 0.
+        let sized: Vec<&Group> = groups.iter().copied().filter(|g| !no_table(g)).collect();
+        theory.extend(theory_lines(s, &sized, x, series_cols, tk, name, &xpos));
     }
     reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
     theory.extend(reference);
@@ -837,38 +839,57 @@ fn theory_lines(
             TheoryKind::Pearl => t.pearl_r,
         })
     };
-    // Theory depends on the tree only: label its lines by the series columns that name the
-    // tree (game and game options), not by orderings or algorithms.
+    // Theory depends on the tree and the depth only: label its lines by the series columns
+    // that name them (game, game options, depth when it is no x), not by orderings or
+    // algorithms.
     let tree_cols: Vec<String> = series_cols
         .iter()
-        .filter(|c| *c == "game" || crate::experiment::plan::OPTION_COLUMNS.contains(&c.as_str()))
+        .filter(|c| {
+            *c == "game"
+                || *c == "depth"
+                || crate::experiment::plan::OPTION_COLUMNS.contains(&c.as_str())
+        })
         .cloned()
         .collect();
-    let tree_cols = if tree_cols.is_empty() {
-        series_cols.to_vec()
-    } else {
-        tree_cols
-    };
-    // Distinct values per x.
-    let mut per_x: BTreeMap<u64, Vec<(f64, String, String)>> = BTreeMap::new();
-    for g in groups {
-        if let Some(v) = value(g) {
-            let xv = g.param(s, x).unwrap_or("").to_string();
-            let lbl = if series_cols.is_empty() {
-                String::new()
-            } else {
-                label_of(s, g, &tree_cols, false)
-            };
-            per_x
-                .entry(xpos(&xv).to_bits())
-                .or_default()
-                .push((v, xv, lbl));
+    // Distinct values per x, labelled by `cols`.
+    let per_x_of = |cols: &[String]| {
+        let mut per_x: BTreeMap<u64, Vec<(f64, String, String)>> = BTreeMap::new();
+        for g in groups {
+            if let Some(v) = value(g) {
+                let xv = g.param(s, x).unwrap_or("").to_string();
+                let lbl = if series_cols.is_empty() {
+                    String::new()
+                } else {
+                    label_of(s, g, cols, false)
+                };
+                per_x
+                    .entry(xpos(&xv).to_bits())
+                    .or_default()
+                    .push((v, xv, lbl));
+            }
         }
-    }
-    let single = per_x.values().all(|vs| {
-        vs.iter()
-            .all(|(v, _, _)| (v - vs[0].0).abs() <= 1e-9 * vs[0].0.abs())
+        per_x
+    };
+    let same = |a: f64, b: f64| (a - b).abs() <= 1e-9 * b.abs();
+    // One label with two values at one x would hide one of them: label by every series
+    // column then (the trees differ by something else than the columns that name trees).
+    let clash = |per_x: &BTreeMap<u64, Vec<(f64, String, String)>>| {
+        per_x.values().any(|vs| {
+            vs.iter()
+                .any(|(v, _, l)| vs.iter().any(|(w, _, m)| l == m && !same(*v, *w)))
+        })
+    };
+    let mut per_x = per_x_of(if tree_cols.is_empty() {
+        series_cols
+    } else {
+        &tree_cols
     });
+    if clash(&per_x) {
+        per_x = per_x_of(series_cols);
+    }
+    let single = per_x
+        .values()
+        .all(|vs| vs.iter().all(|(v, _, _)| same(*v, vs[0].0)));
     let mut out: Vec<Series> = Vec::new();
     for vs in per_x.values() {
         for (i, (v, xv, lbl)) in vs.iter().enumerate() {
