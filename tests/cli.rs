@@ -680,7 +680,7 @@ fn an_ordering_the_game_lacks_names_the_ordering_line() {
         "ordering = \"natural\"",
         "ordering = [\"natural\", \"center-out\"]",
         &[
-            "exp.toml:11:1:",
+            "exp.toml:11:24:",
             "[search] ordering",
             "applies to Connect Four",
         ],
@@ -688,7 +688,7 @@ fn an_ordering_the_game_lacks_names_the_ordering_line() {
     bad(
         "ordering = \"natural\"",
         "ordering = \"explicit:9\"",
-        &["exp.toml:11:1:", "`9` is not a tic-tac-toe square"],
+        &["exp.toml:11:12:", "`9` is not a tic-tac-toe square"],
     );
 }
 
@@ -1634,4 +1634,102 @@ fn checks_after_parsing_place_the_key_itself() {
             ],
         );
     }
+}
+
+/// A `[search]` setting no run would use is refused at its key instead of being ignored: a
+/// variant or a table without alpha-beta, a reference comparison with no table run, and with
+/// the solver alone iterative deepening, quiescence, a random tie-break, or `enabled`.
+#[test]
+fn settings_no_run_uses_are_refused() {
+    let exp = |algorithm: &str, rest: &str| {
+        format!("name = \"x\"\n[game]\nkind = \"tictactoe\"\npositions = [\"4,0\"]\n[search]\nalgorithm = {algorithm}\n{rest}\n")
+    };
+    for (text, expect) in [
+        (
+            exp(
+                "[\"minimax\", \"negamax\"]",
+                "depth = 2\nvariant = \"fail-hard\"",
+            ),
+            vec![
+                "exp.toml:8:1:",
+                "[search] variant",
+                "this experiment runs minimax, negamax",
+            ],
+        ),
+        (
+            exp("\"minimax\"", "depth = 2\n[search.tt]\nentries = 1024"),
+            vec![
+                "exp.toml:8:1:",
+                "[search.tt]: a transposition table serves alphabeta",
+            ],
+        ),
+        (
+            exp(
+                "\"alphabeta\"",
+                "depth = 2\n[search.tt]\nenabled = false\nreference = true",
+            ),
+            vec![
+                "exp.toml:10:1:",
+                "[search.tt] reference",
+                "the table disabled",
+            ],
+        ),
+        (
+            exp("\"solve\"", "iterative = true"),
+            vec![
+                "exp.toml:7:1:",
+                "[search] iterative: the solver has no iterative deepening",
+            ],
+        ),
+        (
+            exp("\"solve\"", "quiescence = { enabled = true }"),
+            vec!["exp.toml:7:1:", "the solver has no quiescence search"],
+        ),
+        (
+            exp("\"solve\"", "tie_break = [\"first\", \"random\"]"),
+            vec!["exp.toml:7:1:", "the solver has no random root tie-break"],
+        ),
+        (
+            exp("\"solve\"", "[search.tt]\nenabled = [false, true]"),
+            vec![
+                "exp.toml:8:1:",
+                "[search.tt] enabled",
+                "whose table is its `tt` technique",
+            ],
+        ),
+        (
+            exp(
+                "\"solve\"",
+                "solver = \"null-window\"\n[search.tt]\nentries = 1024",
+            ),
+            vec![
+                "exp.toml:8:1:",
+                "[search.tt]: a transposition table serves alphabeta",
+            ],
+        ),
+    ] {
+        bad_text(&text, &expect);
+    }
+    // Beside a run that uses them, they are a comparison, not refused.
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(
+        &file,
+        exp(
+            "[\"minimax\", \"alphabeta\", \"solve\"]",
+            "depth = \"full\"\nvariant = [\"fail-hard\", \"fail-soft\"]\niterative = [false, true]\n[search.tt]\nenabled = [false, true]\nentries = 1024",
+        ),
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .assert()
+        .success();
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    // minimax: 2 (iterative); alphabeta: 2 variants x 2 iterative x 2 tables; solve: 1 (its
+    // table is the one [search.tt] sizes, once: the disabled entry adds no second one).
+    assert_eq!(runs.lines().count() - 1, 2 + 8 + 1, "{runs}");
 }

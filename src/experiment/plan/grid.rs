@@ -88,6 +88,7 @@ impl SearchGrid {
                 ));
             }
         }
+        unused_settings(path, src, s, &algorithms, &solvers, &tt_grid)?;
         Ok(SearchGrid {
             algorithms,
             variants,
@@ -162,12 +163,16 @@ impl SearchGrid {
     fn tables(&self, algorithm: Algorithm, solver: Option<Techniques>) -> Vec<Option<TtSpec>> {
         match solver {
             Some(t) if t.tt => {
+                // `enabled = false` turns alpha-beta's table off; the solver's `tt` technique
+                // says whether it has one, so a disabled grid entry gives it no second table.
                 let mut v: Vec<Option<TtSpec>> = Vec::new();
-                for tt in &self.tt_grid {
-                    let spec = tt.unwrap_or_else(solver::default_table);
-                    if !v.contains(&Some(spec)) {
-                        v.push(Some(spec));
+                for spec in self.tt_grid.iter().flatten() {
+                    if !v.contains(&Some(*spec)) {
+                        v.push(Some(*spec));
                     }
+                }
+                if v.is_empty() {
+                    v.push(Some(solver::default_table()));
                 }
                 v
             }
@@ -251,6 +256,99 @@ impl SearchGrid {
         }
         Ok(runs.runs)
     }
+}
+
+/// Refuses a `[search]` setting that no run of the experiment would use, since the runs would
+/// silently be what they are without it: a variant without alpha-beta; a table, or a
+/// `reference` comparison, without alpha-beta (or, for the table, the solver's `tt`); and with
+/// the solver alone, iterative deepening, quiescence or a random tie-break (the solver has
+/// none of them).
+fn unused_settings(
+    path: &Path,
+    src: &str,
+    s: &SearchSection,
+    algorithms: &[Algorithm],
+    solvers: &[Techniques],
+    tt_grid: &[Option<TtSpec>],
+) -> Result<()> {
+    let names: Vec<&str> = algorithms.iter().map(|a| a.name()).collect();
+    let runs = format!("this experiment runs {}", names.join(", "));
+    let refuse = |key: &[&str], msg: String| {
+        let pos = locate(src, key).unwrap_or(0);
+        Err(at(path, src, pos..pos, msg))
+    };
+    let alphabeta = algorithms.contains(&Algorithm::AlphaBeta);
+    let solve_tt = algorithms.contains(&Algorithm::Solve) && solvers.iter().any(|t| t.tt);
+    if s.variant.is_some() && !alphabeta {
+        return refuse(
+            &["search", "variant"],
+            format!("[search] variant: fail-hard and fail-soft are variants of alphabeta, and {runs}; add alphabeta to algorithm, or drop variant"),
+        );
+    }
+    if s.tt.is_some() && !alphabeta && !solve_tt {
+        return refuse(
+            &["search", "tt"],
+            format!("[search.tt]: a transposition table serves alphabeta (and solve's `tt` technique), and {runs}; add alphabeta to algorithm, or drop [search.tt]"),
+        );
+    }
+    if s.tt.as_ref().and_then(|t| t.reference) == Some(true)
+        && !(alphabeta && tt_grid.iter().any(|t| t.is_some()))
+    {
+        return refuse(
+            &["search", "tt", "reference"],
+            format!("[search.tt] reference: compares alphabeta with a table against the same search without one, and no run is alphabeta with a table ({runs}{}); allowed: reference = false, or alphabeta with enabled = true", if alphabeta { ", the table disabled" } else { "" }),
+        );
+    }
+    if algorithms.iter().all(|&a| a == Algorithm::Solve) {
+        let unused: [(&str, bool, &str); 3] = [
+            (
+                "iterative",
+                s.iterative
+                    .as_ref()
+                    .is_some_and(|v| v.values().contains(&true)),
+                "iterative deepening",
+            ),
+            (
+                "quiescence",
+                s.quiescence
+                    .as_ref()
+                    .is_some_and(|q| q.get_ref().enabled.values().contains(&true)),
+                "quiescence search",
+            ),
+            (
+                "tie_break",
+                s.tie_break
+                    .as_ref()
+                    .is_some_and(|v| v.values().iter().any(|t| t.0 == TieBreak::Random)),
+                "random root tie-break",
+            ),
+        ];
+        for (key, set, what) in unused {
+            if set {
+                return refuse(
+                    &["search", key],
+                    format!("[search] {key}: the solver has no {what}, and every run of this experiment is algorithm \"solve\"; add minimax, negamax or alphabeta to algorithm, or drop {key}"),
+                );
+            }
+        }
+        if s.tt
+            .as_ref()
+            .and_then(|t| t.enabled.as_ref())
+            .is_some_and(|e| e.values().contains(&false))
+        {
+            return refuse(
+                &["search", "tt", "enabled"],
+                "[search.tt] enabled: turns alphabeta's table on and off, and every run of this experiment is algorithm \"solve\", whose table is its `tt` technique; to compare, list solver sets with and without tt (solver = [\"all\", \"null-window+win-check+non-losing+bounds\"]: all, and all but tt), and drop enabled".to_string(),
+            );
+        }
+        if s.tt.is_some() && !solve_tt {
+            return refuse(
+                &["search", "tt"],
+                "[search.tt]: sizes the solver's table, and no solver technique set here includes `tt`; add tt to solver, or drop [search.tt]".to_string(),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The depths `depth` lists: required unless every algorithm is the solver (`solve_only`),
