@@ -1733,3 +1733,32 @@ fn settings_no_run_uses_are_refused() {
     // table is the one [search.tt] sizes, once: the disabled entry adds no second one).
     assert_eq!(runs.lines().count() - 1, 2 + 8 + 1, "{runs}");
 }
+
+/// A column cannot be both the x axis and a series or facet, nor both a series and a facet.
+#[test]
+fn report_columns_play_one_role() {
+    let exp = |report: &str| {
+        format!("name = \"x\"\n[game]\nkind = \"tictactoe\"\npositions = [\"4,0\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = [1, 2]\n[report]\n{report}\n")
+    };
+    bad_text(
+        &exp("series = [\"algorithm\", \"depth\"]"),
+        &[
+            "exp.toml:9:10:",
+            "[report] series = `depth`: also the x axis (x defaults to depth",
+        ],
+    );
+    bad_text(
+        &exp("x = \"algorithm\"\nfacet = \"algorithm\""),
+        &[
+            "exp.toml:10:9:",
+            "[report] facet = `algorithm`: also the x axis;",
+        ],
+    );
+    bad_text(
+        &exp("series = \"algorithm\"\nfacet = \"algorithm\""),
+        &[
+            "exp.toml:10:9:",
+            "[report] facet = `algorithm`: also a series column",
+        ],
+    );
+}

@@ -392,6 +392,30 @@ pub fn resolve_layout(
             vec![]
         };
     let facet = list(&r.facet, "facet", default_facet)?;
+    // A column plotted along x cannot also split the lines or the charts: each line or chart
+    // would hold one x.
+    for (key, given, cols) in [("series", &r.series, &series), ("facet", &r.facet, &facet)] {
+        if let (Some(sp), true) = (given, cols.contains(&x)) {
+            return Err(config::at(
+                path,
+                src,
+                sp.span(),
+                format!(
+                    "[report] {key} = `{x}`: also the x axis{}; each {} would hold one x value (allowed: a parameter column other than x)",
+                    if r.x.is_none() { " (x defaults to depth; set x to another column)" } else { "" },
+                    if key == "series" { "line" } else { "chart" }
+                ),
+            ));
+        }
+    }
+    if let (Some(sp), Some(c)) = (&r.facet, facet.iter().find(|c| series.contains(c))) {
+        return Err(config::at(
+            path,
+            src,
+            sp.span(),
+            format!("[report] facet = `{c}`: also a series column; a column splits the lines or the charts, not both (allowed: a parameter column that is neither x nor a series)"),
+        ));
+    }
     let pool = list(&r.pool, "pool", vec![])?;
     if let Some(sp) = &r.pool {
         for p in &pool {
