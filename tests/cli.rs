@@ -1762,3 +1762,30 @@ fn report_columns_play_one_role() {
         ],
     );
 }
+
+/// A grid list that repeats a value is refused at the list: the repeat would search the same
+/// runs again, or, kept once by key, silently not.
+#[test]
+fn repeated_grid_values_are_refused() {
+    bad(
+        "algorithm = \"alphabeta\"",
+        "algorithm = [\"alphabeta\", \"minimax\", \"alphabeta\"]",
+        &[
+            "exp.toml:9:13:",
+            "`algorithm`: item 3 of the list repeats item 1",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [\"static+random\", [\"static\", \"random\"]]",
+        &[
+            "exp.toml:11:12:",
+            "`ordering`: item 2 of the list repeats item 1",
+        ],
+    );
+    bad(
+        "depth = 3",
+        "depth = [{ from = 1, to = 3 }, 2]",
+        &["exp.toml:10:9:", "lists depth 2 twice"],
+    );
+}

@@ -329,6 +329,12 @@ impl<'de> Deserialize<'de> for IntGrid {
                 if out.is_empty() {
                     return Err(de::Error::custom("an empty list gives no runs"));
                 }
+                if let Some((_, j)) = crate::experiment::oneormany::first_repeat(&out) {
+                    return Err(de::Error::custom(format!(
+                        "lists {} twice; allowed: each value once",
+                        out[j]
+                    )));
+                }
                 Ok(IntGrid(out))
             }
             fn visit_map<A: de::MapAccess<'de>>(
@@ -643,6 +649,15 @@ impl<'de> Deserialize<'de> for DepthSpec {
                 }
                 if out.is_empty() {
                     return Err(de::Error::custom("an empty depth list gives no runs"));
+                }
+                if let Some((_, j)) = crate::experiment::oneormany::first_repeat(&out) {
+                    let d = match out[j] {
+                        Depth::Plies(p) => p.to_string(),
+                        Depth::Full => "\"full\"".to_string(),
+                    };
+                    return Err(de::Error::custom(format!(
+                        "lists depth {d} twice (a range counts each of its depths); allowed: each depth once"
+                    )));
                 }
                 Ok(DepthSpec(out))
             }

@@ -17,10 +17,15 @@ impl<T> OneOrMany<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
+/// The first value of `v` that an earlier one equals, as (earlier, later) indexes.
+pub fn first_repeat<T: PartialEq>(v: &[T]) -> Option<(usize, usize)> {
+    (1..v.len()).find_map(|j| v[..j].iter().position(|x| *x == v[j]).map(|i| (i, j)))
+}
+
+impl<'de, T: Deserialize<'de> + PartialEq> Deserialize<'de> for OneOrMany<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+        impl<'de, T: Deserialize<'de> + PartialEq> Visitor<'de> for V<T> {
             type Value = OneOrMany<T>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a value or a list of values")
@@ -53,6 +58,15 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for OneOrMany<T> {
                 }
                 if out.is_empty() {
                     return Err(de::Error::custom("an empty list gives no runs"));
+                }
+                // A repeated value would search the same runs again (or, where runs are
+                // kept once by key, silently not): most likely a typo for another value.
+                if let Some((i, j)) = first_repeat(&out) {
+                    return Err(de::Error::custom(format!(
+                        "item {} of the list repeats item {}; allowed: each value once",
+                        j + 1,
+                        i + 1
+                    )));
                 }
                 Ok(OneOrMany(out))
             }
