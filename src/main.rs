@@ -316,7 +316,14 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
                 "static"
             },
         ))
-        .map_err(|e| input(format!("--ordering: {e}")))?,
+        // The help speaks of TOML lists; on the command line terms join with `+` only.
+        .map_err(|e| {
+            let e = e.replace(
+                " or as a nested list ([\"tt\", \"killer\", \"static\"]); a top-level list of orderings is a grid",
+                "",
+            );
+            input(format!("--ordering: {e}"))
+        })?,
         max_nodes: match max_nodes {
             Some(0) => return Err(input(
                 "--max-nodes 0: a solve enters at least one node; allowed: a whole number from 1"

@@ -1789,3 +1789,55 @@ fn repeated_grid_values_are_refused() {
         &["exp.toml:10:9:", "lists depth 2 twice"],
     );
 }
+
+/// Messages that say what is wrong in the user's terms: a name too long for a folder, digits
+/// run together on a board wider than 9, a NUL shown as `\0`, and solve's flags named one by
+/// one, without the TOML forms an experiment file has.
+#[test]
+fn messages_name_the_fault_in_the_users_terms() {
+    let long = "a".repeat(101);
+    bad(
+        "name = \"t\"",
+        &format!("name = \"{long}\""),
+        &[
+            "exp.toml:1:8:",
+            "(101 characters)",
+            "allowed are up to 100 letters",
+        ],
+    );
+    let c4 = GOOD
+        .replace("kind = \"tictactoe\"", "kind = \"connect4\"\nwidth = 10\nheight = 4")
+        .replace("positions = [\"start\"]", "positions = [\"10\"]");
+    bad_text(
+        &c4,
+        &[
+            "move 2 (`0`) of `10`",
+            "on a board 10 wide separate the columns with commas",
+        ],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "positions = [\"4,0\\u0000\"]",
+        &["`4,0\\0` is neither a board"],
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("p.txt");
+    std::fs::write(&file, "4,0\n").unwrap();
+    let f = file.to_str().unwrap();
+    let (code, err) = status_and_err(&["solve", "--game", "tictactoe", "--ordering", "bogus", f]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--ordering: unknown ordering `bogus`"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("nested list") && !err.contains("grid"),
+        "{err}"
+    );
+    let (code, err) = status_and_err(&["solve", "--game", "tictactoe", "--ordering", "mvv-lva", f]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("error: --ordering: ordering mvv-lva applies to chess only"),
+        "{err}"
+    );
+}

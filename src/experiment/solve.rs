@@ -125,8 +125,18 @@ fn solve_all<G: Game>(
         crate::search::ordering::explicit_keys(&spec.ordering, &g)
             .map_err(|e| Error::input(format!("{}:{line}: --ordering: {e}", file.display())))?;
     }
-    let mut solver = Solver::new(&start, &spec, opts.techniques, 0)
-        .map_err(|e| Error::input(format!("--ordering/--solver/--mib: {e}")))?;
+    // Named by what the message is about: the ordering (a term the game lacks), else the
+    // table's size, else the techniques.
+    let mut solver = Solver::new(&start, &spec, opts.techniques, 0).map_err(|e| {
+        let flag = if e.contains("ordering") {
+            "--ordering"
+        } else if e.contains("table") {
+            "--mib"
+        } else {
+            "--solver"
+        };
+        Error::input(format!("{flag}: {e}"))
+    })?;
     for (line, pos, expected) in positions {
         let mut g =
             parse(pos).map_err(|e| Error::input(format!("{}:{line}: {e}", file.display())))?;

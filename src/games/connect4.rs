@@ -274,11 +274,15 @@ impl Connect4 {
             && tokens[0].len() > 1
             && tokens[0].bytes().all(|b| b.is_ascii_digit())
             && tokens[1].trim_start_matches('-').parse::<u64>().is_ok();
+        // Digits one per move name columns 1 to 9 only: a wider board needs separators.
+        let digits_wide = width > 9 && !t.contains(',') && !t.contains(char::is_whitespace);
         let t = super::shown(t);
         for (i, tok) in tokens.iter().enumerate() {
             g.play_checked(tok).map_err(|e| {
                 let hint = if scored {
                     format!(" (`{t}` reads as moves and a score, the format of a positions file; here give the moves alone, `{}`, or put moves and scores in a positions_file)", super::shown(tokens[0]))
+                } else if digits_wide {
+                    format!(" (digits without separators are one column each, 1 to 9; on a board {width} wide separate the columns with commas: `10,3`)")
                 } else {
                     String::new()
                 };

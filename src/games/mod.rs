@@ -216,14 +216,29 @@ pub fn move_list(t: &str) -> Result<Vec<&str>, String> {
 }
 
 /// `text` as a message quotes it: whole up to 80 characters, else its first 60 and how long it
-/// is, so that a malformed line of megabytes gives a message of one line.
+/// is, so that a malformed line of megabytes gives a message of one line; a control character
+/// (a NUL, a tab) is written as its escape (`\0`, `\t`), which a terminal would not show.
 pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     let n = text.chars().count();
+    let visible = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_debug().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect()
+    };
     if n <= 80 {
-        return text.into();
+        if !text.chars().any(char::is_control) {
+            return text.into();
+        }
+        return visible(text).into();
     }
     let head: String = text.chars().take(60).collect();
-    format!("{head}... ({n} characters)").into()
+    format!("{}... ({n} characters)", visible(&head)).into()
 }
 
 /// `s` as a number written in digits only (Rust's `parse` would also take a sign: `+3`).

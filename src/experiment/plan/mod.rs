@@ -130,6 +130,9 @@ impl Plan {
     }
 }
 
+/// The longest experiment name: a folder name, well within the 255 bytes file systems allow.
+pub const MAX_NAME: usize = 100;
+
 /// Validates the file and expands its grid.
 pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     let name = file.name.get_ref().trim().to_string();
@@ -138,12 +141,16 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.')
         || name.starts_with('.')
+        || name.len() > MAX_NAME
     {
         return Err(at(
             path,
             src,
             file.name.span(),
-            format!("name `{name}`: allowed are letters, digits, `-`, `_` and `.` (it names the results folder)"),
+            format!(
+                "name `{}`: allowed are up to {MAX_NAME} letters, digits, `-`, `_` and `.`, not starting with `.` (it names the results folder)",
+                crate::games::shown(&name)
+            ),
         ));
     }
     let (kinds, setups) = setup::game_setups(path, src, &file.game)?;
