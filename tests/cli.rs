@@ -1806,7 +1806,10 @@ fn messages_name_the_fault_in_the_users_terms() {
         ],
     );
     let c4 = GOOD
-        .replace("kind = \"tictactoe\"", "kind = \"connect4\"\nwidth = 10\nheight = 4")
+        .replace(
+            "kind = \"tictactoe\"",
+            "kind = \"connect4\"\nwidth = 10\nheight = 4",
+        )
         .replace("positions = [\"start\"]", "positions = [\"10\"]");
     bad_text(
         &c4,

@@ -14,7 +14,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::experiment::config::{self, ChartKind, ExperimentFile, ReportSection, TheoryKind};
+use crate::experiment::config::{
+    self, ChartKind, ExperimentFile, ReportSection, TheoryKind, XScale,
+};
 use charts::Layout;
 use table::Table;
 
@@ -415,6 +417,25 @@ pub fn resolve_layout(
             sp.span(),
             format!("[report] facet = `{c}`: also a series column; a column splits the lines or the charts, not both (allowed: a parameter column that is neither x nor a series)"),
         ));
+    }
+    // A log scale spaces numbers: on names (orderings, algorithms) it would do nothing.
+    if let (Some(XScale::Log), Some(i)) = (r.x_scale, s.params.iter().position(|p| *p == x)) {
+        if let Some(g) = s
+            .groups
+            .iter()
+            .find(|g| !g.key[i].is_empty() && table::numeric(&g.key[i]).is_none_or(|v| v <= 0.0))
+        {
+            let at = config::locate(src, &["report", "x_scale"]).unwrap_or(0);
+            return Err(config::at(
+                path,
+                src,
+                at..at,
+                format!(
+                    "[report] x_scale = \"log\": x = `{x}` has the value `{}`, which no log axis holds; allowed with log: an x of numbers above 0 (else linear, or category for names)",
+                    g.key[i]
+                ),
+            ));
+        }
     }
     let pool = list(&r.pool, "pool", vec![])?;
     if let Some(sp) = &r.pool {
