@@ -925,7 +925,7 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 let key = key_at(src, span.start);
                 // `kind` read as something else than a name: serde speaks of an enum, a map or
                 // "string or table".
-                let msg = if key == Some("kind")
+                let msg = if key.as_deref() == Some("kind")
                     && [
                         "expected enum",
                         "invalid type: map",
@@ -940,12 +940,12 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                     msg
                 };
                 let msg = match key {
-                    Some(key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
+                    Some(ref key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
                     _ => msg,
                 };
                 // A list (of tables or booleans) for quiescence: serde reads it as the table's
                 // fields in order. The grid goes inside one table.
-                let msg = if key == Some("quiescence") && !msg.contains("unknown key") {
+                let msg = if key.as_deref() == Some("quiescence") && !msg.contains("unknown key") {
                     format!("{msg}; quiescence is one table whose values may be lists, e.g. {{ enabled = true, checks = [false, true] }}")
                 } else {
                     msg
@@ -1008,11 +1008,25 @@ fn datetime_error(path: &Path, src: &str, pos: usize, msg: &str) -> Option<Error
                 .to_string();
             m.replace("boolean `true`", &format!("a date-time `{token}`"))
         }
-        // `true` is a value of this key (iterative = true): say what is wrong without it.
-        _ => match key_at(src, pos) {
-            Some(key) => format!("`{key}`: a date-time `{token}` is not a value of this key (the README lists what it takes)"),
-            None => format!("a date-time `{token}` is not a value harness takes anywhere"),
-        },
+        // `true` is a value of this key (iterative = true): a string in its place says what
+        // the key takes (serde: `invalid type: string "?", expected a boolean`).
+        _ => {
+            let stand_in = format!("{}\"?\"{}", &src[..pos], &src[pos + n..]);
+            let (l, c) = line_col(src, pos);
+            let said = parse(path, &stand_in)
+                .err()
+                .map(|e| e.to_string())
+                .and_then(|m| {
+                    m.strip_prefix(&format!("{}:{l}:{c}: ", path.display()))
+                        .map(str::to_string)
+                })
+                .filter(|m| m.contains("invalid type: string \"?\""));
+            match (said, key_at(src, pos)) {
+                (Some(m), _) => m.replace("string \"?\"", &format!("a date-time `{token}`")),
+                (None, Some(key)) => format!("`{key}`: a date-time `{token}` is not a value of this key (the README lists what it takes)"),
+                (None, None) => format!("a date-time `{token}` is not a value harness takes anywhere"),
+            }
+        }
     };
     Some(at(path, src, pos..pos + n, msg))
 }
@@ -1089,11 +1103,40 @@ fn dotted_key_error(
 }
 
 /// The key of a `key = value` line holding byte `pos` of `src`, when the value starts there.
-fn key_at(src: &str, pos: usize) -> Option<&str> {
+fn key_at(src: &str, pos: usize) -> Option<String> {
     let start = src[..pos.min(src.len())].rfind('\n').map_or(0, |i| i + 1);
-    let (key, _) = src[start..pos.min(src.len())].split_once('=')?;
-    let key = key.trim();
-    (!key.is_empty() && !key.starts_with('[') && !key.contains(['{', ',', '"'])).then_some(key)
+    let on_line = src[start..pos.min(src.len())]
+        .split_once('=')
+        .map(|(key, _)| key.trim())
+        .filter(|key| !key.is_empty() && !key.starts_with('[') && !key.contains(['{', ',', '"']));
+    on_line
+        .map(str::to_string)
+        .or_else(|| value_key_at(src, pos))
+}
+
+/// The innermost key whose value holds byte `pos` of `src` (a list's element on a line of
+/// its own, a quoted key's value), read from the parsed file; `None` when `src` does not
+/// parse (a syntax error has no key).
+fn value_key_at(src: &str, pos: usize) -> Option<String> {
+    fn find(table: &dyn toml_edit::TableLike, pos: usize) -> Option<String> {
+        for (k, item) in table.iter() {
+            match item {
+                toml_edit::Item::Value(v) if v.span().is_some_and(|s| s.contains(&pos)) => {
+                    let inner = v.as_inline_table().and_then(|t| find(t, pos));
+                    return inner.or_else(|| Some(k.to_string()));
+                }
+                toml_edit::Item::Table(t) => {
+                    if let Some(inner) = find(t, pos) {
+                        return Some(inner);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+    let doc = toml_edit::ImDocument::parse(src).ok()?;
+    find(doc.as_table(), pos)
 }
 
 /// The tables of an experiment file: (dotted path, name in messages).
