@@ -1694,7 +1694,7 @@ fn settings_no_run_uses_are_refused() {
             vec![
                 "exp.toml:8:1:",
                 "[search.tt] enabled",
-                "whose table is its `tt` technique",
+                "the solver's table is its `tt` technique",
             ],
         ),
         (
@@ -1704,7 +1704,27 @@ fn settings_no_run_uses_are_refused() {
             ),
             vec![
                 "exp.toml:8:1:",
-                "[search.tt]: a transposition table serves alphabeta",
+                "with no solver set that includes tt; add tt to solver",
+            ],
+        ),
+        (
+            exp(
+                "[\"minimax\", \"solve\"]",
+                "depth = \"full\"\n[search.tt]\nenabled = true",
+            ),
+            vec![
+                "exp.toml:9:1:",
+                "[search.tt] enabled: turns alphabeta's table on and off",
+            ],
+        ),
+        (
+            exp(
+                "[\"alphabeta\", \"solve\"]",
+                "depth = \"full\"\n[search.tt]\nenabled = false\nentries = 4096",
+            ),
+            vec![
+                "exp.toml:10:1:",
+                "[search.tt] entries: enabled = false turns every table off",
             ],
         ),
     ] {

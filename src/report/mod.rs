@@ -374,11 +374,17 @@ pub fn resolve_layout(
             None => Ok(default),
         }
     };
-    let default_series = if s.params.iter().any(|p| p == "ordering") {
-        vec!["ordering".to_string()]
-    } else {
-        vec![]
+    // The default series, `ordering`, unless the file makes it a facet or pools over it.
+    let named = |v: &Option<toml::Spanned<crate::experiment::oneormany::OneOrMany<String>>>| {
+        v.as_ref()
+            .is_some_and(|sp| sp.get_ref().values().iter().any(|c| c == "ordering"))
     };
+    let default_series =
+        if s.params.iter().any(|p| p == "ordering") && !named(&r.facet) && !named(&r.pool) {
+            vec!["ordering".to_string()]
+        } else {
+            vec![]
+        };
     let series = list(&r.series, "series", default_series)?;
     // Default facet: one chart per branching factor of uniform trees, whose theory lines
     // differ (unless `branching` is already on the x axis or in the series).
@@ -410,7 +416,12 @@ pub fn resolve_layout(
             ));
         }
     }
-    if let (Some(sp), Some(c)) = (&r.facet, facet.iter().find(|c| series.contains(c))) {
+    // (Only a series the file names: the default one, `ordering`, gives way to a facet.)
+    if let (Some(sp), Some(_), Some(c)) = (
+        &r.facet,
+        &r.series,
+        facet.iter().find(|c| series.contains(c)),
+    ) {
         return Err(config::at(
             path,
             src,

@@ -259,10 +259,11 @@ impl SearchGrid {
 }
 
 /// Refuses a `[search]` setting that no run of the experiment would use, since the runs would
-/// silently be what they are without it: a variant without alpha-beta; a table, or a
-/// `reference` comparison, without alpha-beta (or, for the table, the solver's `tt`); and with
-/// the solver alone, iterative deepening, quiescence or a random tie-break (the solver has
-/// none of them).
+/// silently be what they are without it: a variant without alpha-beta; a table without
+/// alpha-beta or the solver's `tt`; `enabled` without alpha-beta (the solver's table is its
+/// technique); a table's size or scheme with every table off; a `reference` comparison with no
+/// alpha-beta run that has a table; and with the solver alone, iterative deepening, quiescence
+/// or a random tie-break (the solver has none of them).
 fn unused_settings(
     path: &Path,
     src: &str,
@@ -285,11 +286,43 @@ fn unused_settings(
             format!("[search] variant: fail-hard and fail-soft are variants of alphabeta, and {runs}; add alphabeta to algorithm, or drop variant"),
         );
     }
-    if s.tt.is_some() && !alphabeta && !solve_tt {
-        return refuse(
-            &["search", "tt"],
-            format!("[search.tt]: a transposition table serves alphabeta (and solve's `tt` technique), and {runs}; add alphabeta to algorithm, or drop [search.tt]"),
-        );
+    if let Some(t) = &s.tt {
+        if !alphabeta && !solve_tt {
+            let fix = if algorithms.contains(&Algorithm::Solve) {
+                "add tt to solver"
+            } else {
+                "add alphabeta to algorithm"
+            };
+            return refuse(
+                &["search", "tt"],
+                format!("[search.tt]: a transposition table serves alphabeta and solve's `tt` technique, and {runs}{}; {fix}, or drop [search.tt]", if algorithms.contains(&Algorithm::Solve) { " with no solver set that includes tt" } else { "" }),
+            );
+        }
+        // `enabled` turns alpha-beta's table on and off; the solver's is its `tt` technique.
+        if t.enabled.is_some() && !alphabeta {
+            return refuse(
+                &["search", "tt", "enabled"],
+                format!("[search.tt] enabled: turns alphabeta's table on and off, and {runs}; the solver's table is its `tt` technique (to compare, list solver sets with and without it: solver = [\"all\", \"null-window+win-check+non-losing+bounds\"]), so drop enabled"),
+            );
+        }
+        // Every table off: no run has one to size or to shape.
+        let all_off = t
+            .enabled
+            .as_ref()
+            .is_some_and(|e| !e.values().contains(&true));
+        let shaped = [
+            ("entries", t.entries.is_some()),
+            ("mib", t.mib.is_some()),
+            ("replacement", t.replacement.is_some()),
+            ("key_bits", t.key_bits.is_some()),
+            ("bounds", t.bounds.is_some()),
+        ];
+        if let (true, Some((key, _))) = (all_off, shaped.iter().find(|(_, set)| *set)) {
+            return refuse(
+                &["search", "tt", key],
+                format!("[search.tt] {key}: enabled = false turns every table off, so no run has one that {key} would shape (the solver's, with `tt`, takes its default then); allowed: enabled = true or [false, true], or drop {key}"),
+            );
+        }
     }
     if s.tt.as_ref().and_then(|t| t.reference) == Some(true)
         && !(alphabeta && tt_grid.iter().any(|t| t.is_some()))
@@ -330,22 +363,6 @@ fn unused_settings(
                     format!("[search] {key}: the solver has no {what}, and every run of this experiment is algorithm \"solve\"; add minimax, negamax or alphabeta to algorithm, or drop {key}"),
                 );
             }
-        }
-        if s.tt
-            .as_ref()
-            .and_then(|t| t.enabled.as_ref())
-            .is_some_and(|e| e.values().contains(&false))
-        {
-            return refuse(
-                &["search", "tt", "enabled"],
-                "[search.tt] enabled: turns alphabeta's table on and off, and every run of this experiment is algorithm \"solve\", whose table is its `tt` technique; to compare, list solver sets with and without tt (solver = [\"all\", \"null-window+win-check+non-losing+bounds\"]: all, and all but tt), and drop enabled".to_string(),
-            );
-        }
-        if s.tt.is_some() && !solve_tt {
-            return refuse(
-                &["search", "tt"],
-                "[search.tt]: sizes the solver's table, and no solver technique set here includes `tt`; add tt to solver, or drop [search.tt]".to_string(),
-            );
         }
     }
     Ok(())

@@ -155,7 +155,7 @@ pub fn draw<DB: DrawingBackend>(
                 // The line joins measured points only: not across categories, and not to a
                 // point whose group hit a budget (a lower bound).
                 if c.categories.is_none() {
-                    for run in joined(&s.points, |x| shift(x, d)) {
+                    for run in joined(&s.points, &s.breaks, |x| shift(x, d)) {
                         $chart
                             .draw_series(LineSeries::new(run, col.stroke_width(3)))
                             .map_err(e)?;
@@ -358,12 +358,24 @@ fn dashed_points(c: &Chart, s: &Series, x0: f64, x1: f64, band: Option<Band>) ->
         .collect()
 }
 
-/// The stretches of consecutive measured points, budget points breaking them, each of two
-/// points or more: drawn as one line each, x mapped by `x`.
-fn joined(points: &[Point], x: impl Fn(f64) -> f64) -> Vec<Vec<(f64, f64)>> {
-    points
-        .split(|p| p.budget)
-        .filter(|run| run.len() > 1)
-        .map(|run| run.iter().map(|p| (x(p.x), p.y)).collect())
-        .collect()
+/// The stretches of consecutive measured points, budget points and `breaks` (x values with no
+/// point) between them breaking them, each of two points or more: drawn as one line each, x
+/// mapped by `x`.
+fn joined(points: &[Point], breaks: &[f64], x: impl Fn(f64) -> f64) -> Vec<Vec<(f64, f64)>> {
+    let mut runs: Vec<Vec<(f64, f64)>> = Vec::new();
+    let mut run: Vec<(f64, f64)> = Vec::new();
+    let mut last: Option<f64> = None;
+    for p in points {
+        let broken = last.is_some_and(|a| breaks.iter().any(|&b| a < b && b < p.x));
+        if p.budget || broken {
+            runs.push(std::mem::take(&mut run));
+        }
+        if !p.budget {
+            run.push((x(p.x), p.y));
+        }
+        last = Some(p.x);
+    }
+    runs.push(run);
+    runs.retain(|r| r.len() > 1);
+    runs
 }

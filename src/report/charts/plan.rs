@@ -97,6 +97,9 @@ pub struct Series {
     /// The series columns' values (for ordering the legend).
     pub key: Vec<String>,
     pub points: Vec<Point>,
+    /// x values where the series has a group but no point (an ebf left out for a budget): its
+    /// line breaks there rather than joining the points on either side across them.
+    pub breaks: Vec<f64>,
     /// Colour and marker index: the same series has the same look in every chart and facet
     /// of the experiment (see `assign_styles`).
     pub style: usize,
@@ -590,8 +593,11 @@ fn chart_for(
             )
         })
         .collect();
+    // x values of left-out groups, by series label: their lines break there.
+    let mut breaks: Vec<(String, f64)> = Vec::new();
     for g in groups {
         if kind == ChartKind::Ebf && g.budget_short > 0 {
+            breaks.push((series_label(g), xpos(g.param(s, x).unwrap_or(""))));
             continue;
         }
         let Some((y, lo, hi)) = y_of(g) else { continue };
@@ -621,6 +627,7 @@ fn chart_for(
                         budget: g.budget > 0,
                         counted: None,
                     }],
+                    breaks: vec![],
                     style: 0,
                 });
             }
@@ -648,6 +655,7 @@ fn chart_for(
                 label,
                 key: key_of(s, g, series_cols),
                 points: vec![p],
+                breaks: vec![],
                 style: 0,
             }),
         }
@@ -657,6 +665,11 @@ fn chart_for(
     }
     series.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
     for q in &mut series {
+        q.breaks = breaks
+            .iter()
+            .filter(|(l, _)| *l == q.label)
+            .map(|(_, b)| *b)
+            .collect();
         q.points.sort_by(|a, b| a.x.total_cmp(&b.x));
     }
     // Theory lines (`theory_lines`), then the no-table reference lines, then the ratio-1 line.
@@ -723,6 +736,7 @@ fn chart_for(
             label: format!("minimal tree (ratio 1{of_b})"),
             key: vec![],
             points: pts,
+            breaks: vec![],
             style: 0,
         });
     }
@@ -920,6 +934,7 @@ fn theory_lines(
                     label,
                     key: vec![],
                     points: vec![p],
+                    breaks: vec![],
                     style: 0,
                 }),
             }

@@ -58,6 +58,7 @@ fn category_chart(labels: &[&str]) -> Chart {
             label: "all runs".into(),
             key: vec![],
             points,
+            breaks: vec![],
             style: 0,
         }],
         theory: vec![],
@@ -113,6 +114,7 @@ fn a_series_looks_the_same_in_every_chart() {
                 label: l.to_string(),
                 key: vec![l.to_string()],
                 points: vec![],
+                breaks: vec![],
                 style: 99,
             })
             .collect()
