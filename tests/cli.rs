@@ -1522,21 +1522,41 @@ fn pipes_devices_and_dangling_links_are_refused() {
     let (code, err) = status_and_err(&["plot", p.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("not a folder"), "{err}");
-    // A pipe as the experiment file, a positions file or a file to solve.
+    // A pipe with no writer as the experiment file, a positions file or a file to solve
+    // reads as empty at once (opening it waited for a writer for ever).
     let ps = p.to_str().unwrap();
-    for args in [
-        vec!["run", ps, "--quiet"],
-        vec!["solve", "--game", "nim", ps],
+    for (args, says) in [
+        (vec!["run", ps, "--quiet"], "missing key `name`"),
+        (vec!["solve", "--game", "nim", ps], "no position"),
     ] {
         let (code, err) = status_and_err(&args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
-        assert!(err.contains("it is a pipe or socket, not a file"), "{err}");
+        assert!(err.contains(says), "{err}");
     }
     bad(
         "positions = [\"start\"]",
         &format!("positions_file = {ps:?}"),
-        &["exp.toml:6:", "it is a pipe or socket, not a file"],
+        &["exp.toml:6:", "holds no position"],
     );
+    // A pipe with a writer is read: an experiment or a positions file on standard input.
+    let exp_text = std::fs::read_to_string(repo("experiments/tictactoe.toml")).unwrap();
+    let out_stdin = tmp.path().join("stdin");
+    harness()
+        .args(["run", "/dev/stdin", "--quiet", "--out"])
+        .arg(&out_stdin)
+        .write_stdin(exp_text)
+        .assert()
+        .success();
+    assert!(out_stdin.join("runs.csv").exists());
+    let solved = harness()
+        .args(["solve", "--game", "tictactoe", "/dev/stdin"])
+        .write_stdin("4,0\n")
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    assert!(String::from_utf8_lossy(&solved).contains("o...x....,0,,746,"));
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
     fifo(&out.join("runs.csv.partial"));
@@ -1781,6 +1801,31 @@ fn report_columns_play_one_role() {
             "[report] facet = `algorithm`: also a series column",
         ],
     );
+    // A log axis of names did nothing.
+    bad_text(
+        &exp("x = \"algorithm\"\nseries = \"depth\"\nx_scale = \"log\""),
+        &[
+            "exp.toml:11:1:",
+            "x = `algorithm` has the value `alphabeta`, which no log axis holds",
+        ],
+    );
+    // The default series, ordering, gives way to a facet of ordering.
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(
+        &file,
+        exp("facet = \"ordering\"").replace(
+            "depth = [1, 2]",
+            "depth = [1, 2]\nordering = [\"natural\", \"static\"]",
+        ),
+    )
+    .unwrap();
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&file)
+        .assert()
+        .success();
 }
 
 /// A grid list that repeats a value is refused at the list: the repeat would search the same

@@ -259,7 +259,7 @@ pub struct GameSection {
     /// A file (or a list of files) of positions, one a line (the game's line format; for
     /// Connect Four the benchmark format `moves [score]`), relative to the experiment file.
     /// Blank lines and lines starting with `#` are skipped.
-    pub positions_file: Option<Spanned<OneOrMany<String>>>,
+    pub positions_file: Option<Spanned<OneOrMany<String, true>>>,
     /// Seeded random openings from the game's initial position (see `experiment::positions`).
     pub random_openings: Option<Spanned<RandomOpenings>>,
     /// Connect Four: columns (default 7; rows are `height`, default 6).
@@ -727,7 +727,7 @@ pub fn at(path: &Path, src: &str, span: std::ops::Range<usize>, msg: impl fmt::D
 
 /// Byte offset in `src` of the first line (its text after the indentation) that `pred`
 /// accepts.
-pub fn find_line(src: &str, pred: &dyn Fn(&str) -> bool) -> Option<usize> {
+fn find_line(src: &str, pred: &dyn Fn(&str) -> bool) -> Option<usize> {
     let mut offset = 0;
     for line in src.split_inclusive('\n') {
         let t = line.trim_start();
@@ -812,17 +812,20 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// is refused rather than read without end).
 pub fn read_text(path: &Path) -> std::io::Result<String> {
     use std::io::Read;
-    // Opening a pipe blocks until something writes to it (for ever, usually): a pipe or a
-    // socket is refused before it is opened. (A device such as /dev/zero is read up to the
-    // size limit.)
+    // Opening a pipe waits for a writer (for ever, when there is none): a pipe is opened
+    // without waiting and read as it comes (`harness run /dev/stdin`, `<(...)`); with no
+    // writer it reads as empty. A socket is no file to read.
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if let Ok(m) = std::fs::metadata(path) {
-            if m.file_type().is_fifo() || m.file_type().is_socket() {
+            if m.file_type().is_socket() {
                 return Err(std::io::Error::other(
-                    "it is a pipe or socket, not a file; allowed: a text file",
+                    "it is a socket, not a file; allowed: a text file",
                 ));
+            }
+            if m.file_type().is_fifo() {
+                return decode(&read_pipe(path)?);
             }
         }
     }
@@ -830,6 +833,38 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
     std::fs::File::open(path)?
         .take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)?;
+    decode(&bytes)
+}
+
+/// A named pipe's bytes, up to one past `MAX_INPUT_BYTES`: opened without waiting for a
+/// writer, then read until the writers close it (none: at once).
+#[cfg(unix)]
+fn read_pipe(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)?;
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 1 << 16];
+    while bytes.len() as u64 <= MAX_INPUT_BYTES {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+            // A writer that has not written yet.
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(std::time::Duration::from_millis(5))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(bytes)
+}
+
+/// Text of at most `MAX_INPUT_BYTES` from a file's bytes: UTF-8, a byte-order mark dropped.
+fn decode(bytes: &[u8]) -> std::io::Result<String> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(std::io::Error::other(format!(
             "larger than {} MiB, the most the harness reads",
@@ -1199,7 +1234,7 @@ fn plain_words(msg: &str) -> String {
     for (from, to) in [
         (
             "missing field `name`",
-            "missing key `name` (the experiment's name, which names its results folder: letters, digits, - _ .)".to_string(),
+            "missing key `name` (the experiment's name, which names its results folder: up to 100 letters, digits, - _ .)".to_string(),
         ),
         (
             "missing field `kind`",

@@ -8,10 +8,13 @@ use std::marker::PhantomData;
 use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, Deserializer, IntoDeserializer, SeqAccess, Visitor};
 
+/// `REPEATS`: whether the list may name a value twice. A grid's lists may not (the repeat
+/// would search the same runs again); a list of files may (its positions repeat, with the
+/// warning repeated positions get).
 #[derive(Clone, Debug, PartialEq)]
-pub struct OneOrMany<T>(pub Vec<T>);
+pub struct OneOrMany<T, const REPEATS: bool = false>(pub Vec<T>);
 
-impl<T> OneOrMany<T> {
+impl<T, const REPEATS: bool> OneOrMany<T, REPEATS> {
     pub fn values(&self) -> &[T] {
         &self.0
     }
@@ -22,11 +25,13 @@ pub fn first_repeat<T: PartialEq>(v: &[T]) -> Option<(usize, usize)> {
     (1..v.len()).find_map(|j| v[..j].iter().position(|x| *x == v[j]).map(|i| (i, j)))
 }
 
-impl<'de, T: Deserialize<'de> + PartialEq> Deserialize<'de> for OneOrMany<T> {
+impl<'de, T: Deserialize<'de> + PartialEq, const REPEATS: bool> Deserialize<'de>
+    for OneOrMany<T, REPEATS>
+{
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de> + PartialEq> Visitor<'de> for V<T> {
-            type Value = OneOrMany<T>;
+        struct V<T, const R: bool>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de> + PartialEq, const R: bool> Visitor<'de> for V<T, R> {
+            type Value = OneOrMany<T, R>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a value or a list of values")
             }
@@ -61,7 +66,7 @@ impl<'de, T: Deserialize<'de> + PartialEq> Deserialize<'de> for OneOrMany<T> {
                 }
                 // A repeated value would search the same runs again (or, where runs are
                 // kept once by key, silently not): most likely a typo for another value.
-                if let Some((i, j)) = first_repeat(&out) {
+                if let Some((i, j)) = first_repeat(&out).filter(|_| !R) {
                     return Err(de::Error::custom(format!(
                         "item {} of the list repeats item {}; allowed: each value once",
                         j + 1,

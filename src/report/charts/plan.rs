@@ -835,8 +835,9 @@ fn group_point(
 }
 
 /// The theory line `tk` of a chart, named `name`: one line when the groups at each x agree on
-/// its value, else one per tree (labelled by the series columns that name the tree: game and
-/// game options); `xpos` places an x value on the axis.
+/// its value, else one per tree and depth (labelled by the series columns that name them:
+/// game, game options and depth, or every series column when those leave two values under
+/// one label); `xpos` places an x value on the axis.
 fn theory_lines(
     s: &Summary,
     groups: &[&Group],
