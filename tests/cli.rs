@@ -1751,24 +1751,11 @@ fn settings_no_run_uses_are_refused() {
         bad_text(&text, &expect);
     }
     // Beside a run that uses them, they are a comparison, not refused.
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
-    std::fs::write(
-        &file,
-        exp(
-            "[\"minimax\", \"alphabeta\", \"solve\"]",
-            "depth = \"full\"\nvariant = [\"fail-hard\", \"fail-soft\"]\niterative = [false, true]\n[search.tt]\nenabled = [false, true]\nentries = 1024",
-        ),
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&file)
-        .assert()
-        .success();
-    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let tmp = good_run(&exp(
+        "[\"minimax\", \"alphabeta\", \"solve\"]",
+        "depth = \"full\"\nvariant = [\"fail-hard\", \"fail-soft\"]\niterative = [false, true]\n[search.tt]\nenabled = [false, true]\nentries = 1024",
+    ));
+    let runs = std::fs::read_to_string(tmp.path().join("out/runs.csv")).unwrap();
     // minimax: 2 (iterative); alphabeta: 2 variants x 2 iterative x 2 tables; solve: 1 (its
     // table is the one [search.tt] sizes, once: the disabled entry adds no second one).
     assert_eq!(runs.lines().count() - 1, 2 + 8 + 1, "{runs}");
@@ -1810,22 +1797,10 @@ fn report_columns_play_one_role() {
         ],
     );
     // The default series, ordering, gives way to a facet of ordering.
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
-    std::fs::write(
-        &file,
-        exp("facet = \"ordering\"").replace(
-            "depth = [1, 2]",
-            "depth = [1, 2]\nordering = [\"natural\", \"static\"]",
-        ),
-    )
-    .unwrap();
-    harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&file)
-        .assert()
-        .success();
+    good_run(&exp("facet = \"ordering\"").replace(
+        "depth = [1, 2]",
+        "depth = [1, 2]\nordering = [\"natural\", \"static\"]",
+    ));
 }
 
 /// A grid list that repeats a value is refused at the list: the repeat would search the same
