@@ -956,7 +956,13 @@ fn report_texts_with_control_characters_are_refused() {
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\n[report.labels]\nnatural = \"a\\u0001b\"",
-        &["exp.toml:12:1: [report] labels", "U+0001"],
+        &["exp.toml:13:1: [report] labels", "U+0001"],
+    );
+    // One entry of an inline table: placed at that entry.
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ntitles = { nodes = \"ok\", ebf = \"a\\u0007\" }",
+        &["exp.toml:13:26: [report] titles", "U+0007"],
     );
 }
 

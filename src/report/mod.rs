@@ -504,20 +504,28 @@ pub fn resolve_layout(
 /// The `[report]` texts drawn on charts (`title`, `titles`, `labels`) hold no control
 /// character: a chart cannot show one, and SVG (XML) may not hold most of them.
 fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
-    let mut texts: Vec<(&str, &str)> = Vec::new();
-    texts.extend(r.title.iter().map(|t| ("title", t.as_str())));
+    // (key, the entry's key when the text is one entry's, the text)
+    let mut texts: Vec<(&str, Option<&str>, &str)> = Vec::new();
+    texts.extend(r.title.iter().map(|t| ("title", None, t.as_str())));
     texts.extend(
         r.titles
             .iter()
             .flatten()
-            .map(|(_, t)| ("titles", t.as_str())),
+            .map(|(k, t)| ("titles", Some(k.name()), t.as_str())),
     );
     for (k, v) in r.labels.iter().flatten() {
-        texts.extend([("labels", k.as_str()), ("labels", v.as_str())]);
+        texts.extend([
+            ("labels", Some(k.as_str()), k.as_str()),
+            ("labels", Some(k.as_str()), v.as_str()),
+        ]);
     }
-    for (key, text) in texts {
+    for (key, entry, text) in texts {
         if let Some(c) = text.chars().find(|c| c.is_control()) {
-            let at = config::locate(src, &["report", key]).unwrap_or(0);
+            // At the entry (`titles = { nodes = "..." }`: at `nodes`), else at the key.
+            let at = entry
+                .and_then(|e| config::locate_exact(src, &["report", key, e]))
+                .or_else(|| config::locate(src, &["report", key]))
+                .unwrap_or(0);
             return Err(config::at(
                 path,
                 src,

@@ -275,8 +275,8 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             skipped.push(format!(
                 "`{}`: {}",
                 kind.name(),
-                if kind == ChartKind::Ebf {
-                    "every group has a run a budget stopped short of its deepest ply, where ebf is no bound"
+                if kind == ChartKind::Ebf && s.groups.iter().any(|g| g.budget_short > 0) {
+                    "no group has an ebf to draw; those with a run a budget stopped short of its deepest ply have none, since ebf is no bound there"
                 } else {
                     "no group has a value to draw"
                 }
