@@ -318,11 +318,11 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
         ))
         // The help speaks of TOML lists; on the command line terms join with `+` only.
         .map_err(|e| {
-            let e = e.replace(
-                " or as a nested list ([\"tt\", \"killer\", \"static\"]); a top-level list of orderings is a grid",
-                "",
-            );
-            input(format!("--ordering: {e}"))
+            use harness::search::ordering::{ORDERING_HELP, ORDERING_TERMS};
+            input(format!(
+                "--ordering: {}",
+                e.replace(ORDERING_HELP, ORDERING_TERMS)
+            ))
         })?,
         max_nodes: match max_nodes {
             Some(0) => return Err(input(

@@ -1568,43 +1568,31 @@ fn pipes_devices_and_dangling_links_are_refused() {
     fifo(&out.join("runs.csv.partial"));
     let exp = repo("experiments/tictactoe.toml");
     let exp = exp.to_str().unwrap();
-    let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out.to_str().unwrap()]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("runs.csv.partial: is a device, pipe or socket"),
-        "{err}"
-    );
+    // A run into `out` is refused, saying `what`.
+    let refused = |out: &Path, what: &str| {
+        let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out.to_str().unwrap()]);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains(what), "{err}");
+    };
+    refused(&out, "runs.csv.partial: is a device, pipe or socket");
     // A pipe named like a chart's temporary, and a link to nothing where a result's
     // temporary goes (writing through it would leave a file outside the folder).
     let out2 = tmp.path().join("out2");
     std::fs::create_dir_all(out2.join("charts")).unwrap();
     fifo(&out2.join("charts/nodes.tmp"));
-    let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out2.to_str().unwrap()]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(
-        err.contains("nodes.tmp: is a device, pipe or socket"),
-        "{err}"
-    );
+    refused(&out2, "nodes.tmp: is a device, pipe or socket");
     let out3 = tmp.path().join("out3");
     std::fs::create_dir(&out3).unwrap();
     std::os::unix::fs::symlink(tmp.path().join("outside.tmp"), out3.join("runs.csv.tmp")).unwrap();
-    let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out3.to_str().unwrap()]);
-    assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("runs.csv.tmp: is a link to nothing"), "{err}");
+    refused(&out3, "runs.csv.tmp: is a link to nothing");
     assert!(!tmp.path().join("outside.tmp").exists());
     let dangling = tmp.path().join("dangling");
     std::os::unix::fs::symlink(tmp.path().join("nowhere"), &dangling).unwrap();
-    for (dir, what) in [
-        ("/dev/null", "is a device, pipe or socket, not a folder"),
-        (
-            dangling.to_str().unwrap(),
-            "is a link to nothing, not a folder",
-        ),
-    ] {
-        let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", dir]);
-        assert_eq!(code, Some(2), "{err}");
-        assert!(err.contains(what), "{err}");
-    }
+    refused(
+        Path::new("/dev/null"),
+        "is a device, pipe or socket, not a folder",
+    );
+    refused(&dangling, "is a link to nothing, not a folder");
 }
 
 /// Errors found after parsing are placed at the key as the parsed file has it: not at a

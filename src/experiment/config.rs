@@ -782,27 +782,42 @@ fn walk(src: &str, path: &[&str]) -> Option<(usize, bool)> {
     found
 }
 
-/// Byte offset of the first element of the list at `path` that `pred` accepts (a value
-/// that is no list is its own one element); else where `locate` places the key.
-pub fn locate_element(
-    src: &str,
-    path: &[&str],
-    pred: &dyn Fn(&toml_edit::Value) -> bool,
-) -> Option<usize> {
+/// Byte offset of the element of `[search] ordering` that reads as `ordering` (a name, or a
+/// list of terms, each read as the file's own ordering is); else where `locate` places
+/// `ordering`.
+pub fn ordering_at(src: &str, ordering: &Ordering) -> Option<usize> {
+    #[derive(Deserialize)]
+    struct One {
+        v: OrderingSpec,
+    }
+    let reads_as = |text: &str| {
+        toml::from_str::<One>(&format!("v = {text}")).is_ok_and(|o| o.v.0 == *ordering)
+    };
     let element = || -> Option<usize> {
         let doc = toml_edit::ImDocument::parse(src).ok()?;
-        let mut item = doc.as_item();
-        for part in path {
-            item = item.as_table_like()?.get(part)?;
-        }
-        let value = item.as_value()?;
-        let found = match value.as_array() {
-            Some(a) => a.iter().find(|v| pred(v))?,
-            None => Some(value).filter(|v| pred(v))?,
+        let value = doc
+            .get("search")?
+            .as_table_like()?
+            .get("ordering")?
+            .as_value()?;
+        let one = [value];
+        let elements: Vec<&toml_edit::Value> = match value.as_array() {
+            Some(a) => a.iter().collect(),
+            None => one.to_vec(),
         };
-        found.span().map(|s| s.start)
+        elements
+            .into_iter()
+            .filter_map(|v| v.span())
+            .find(|s| reads_as(&src[s.clone()]))
+            .map(|s| s.start)
     };
-    element().or_else(|| locate(src, path))
+    element().or_else(|| locate(src, &["search", "ordering"]))
+}
+
+/// An input error at the key `path` (`locate`).
+pub fn at_key(path: &Path, src: &str, key: &[&str], msg: impl fmt::Display) -> Error {
+    let pos = locate(src, key).unwrap_or(0);
+    at(path, src, pos..pos, msg)
 }
 
 /// The largest input text file the harness reads (experiment files, position files).

@@ -249,29 +249,13 @@ pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
     } else {
         "algorithm"
     };
-    // The ordering as written in the list (a name, or a list of terms), when it is one.
-    let at = if key == "ordering" {
-        let written = |v: &toml_edit::Value| {
-            let text = match v.as_array() {
-                Some(terms) => terms
-                    .iter()
-                    .map(|t| t.as_str().unwrap_or("?"))
-                    .collect::<Vec<_>>()
-                    .join("+"),
-                None => v.as_str().unwrap_or("?").to_string(),
-            };
-            crate::search::Ordering::parse(&text).is_ok_and(|o| o == run.ordering)
-        };
-        config::locate_element(src, &["search", "ordering"], &written).unwrap_or(0)
-    } else {
-        key_offset(src, key)
-    };
-    Err(config::at(
-        path,
-        src,
-        at..at,
-        format!("[search] {key}: {e} (run {})", run.key),
-    ))
+    let msg = format!("[search] {key}: {e} (run {})", run.key);
+    if key == "ordering" {
+        // At the ordering as written in the list, when it is one.
+        let at = config::ordering_at(src, &run.ordering).unwrap_or(0);
+        return Err(config::at(path, src, at..at, msg));
+    }
+    Err(config::at_key(path, src, &["search", key], msg))
 }
 
 /// A table that does not fit (`Error::Table`) as an input error placed in the experiment
@@ -289,11 +273,6 @@ pub fn place_table_error(e: Error, path: &Path, src: &str) -> Error {
             config::locate(src, &["search", "tt", "entries"]).unwrap_or(0),
         ));
     config::at(path, src, at..at, format!("[search.tt] {key}: {msg}"))
-}
-
-/// Byte offset of `[search]`'s `key` in `src`, else of `[search]`, else 0.
-fn key_offset(src: &str, key: &str) -> usize {
-    config::locate(src, &["search", key]).unwrap_or(0)
 }
 
 /// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's

@@ -307,12 +307,11 @@ fn check_labels(
     let Some(key) = layout.labels.keys().find(|k| !names.contains(k)) else {
         return Ok(());
     };
-    let pos = config::locate(src, &["report", "labels", key]).unwrap_or(0);
     let allowed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    Err(config::at(
+    Err(config::at_key(
         path,
         src,
-        pos..pos,
+        &["report", "labels", key],
         format!(
             "[report] labels: `{key}` names no series of the charts; a key is a series' legend label as drawn without labels (its values joined by \", \"); allowed: {}",
             allowed.join(", ")
@@ -436,11 +435,10 @@ pub fn resolve_layout(
             .iter()
             .find(|g| !g.key[i].is_empty() && table::numeric(&g.key[i]).is_none_or(|v| v <= 0.0))
         {
-            let at = config::locate(src, &["report", "x_scale"]).unwrap_or(0);
-            return Err(config::at(
+            return Err(config::at_key(
                 path,
                 src,
-                at..at,
+                &["report", "x_scale"],
                 format!(
                     "[report] x_scale = \"log\": x = `{x}` has the value `{}`, which no log axis holds; allowed with log: an x of numbers above 0 (else linear, or category for names)",
                     g.key[i]

@@ -152,14 +152,15 @@ pub fn summarize(t: &Table) -> Summary {
                 .iter()
                 .map(|&r| pos.map(|p| t.rows[r][p].as_str()).unwrap_or(""))
                 .collect();
-            let budget = rows
+            let stopped: Vec<usize> = rows
                 .iter()
-                .filter(|&&r| status.is_some_and(|s| t.rows[r][s] != "ok"))
-                .count();
+                .copied()
+                .filter(|&r| status.is_some_and(|s| t.rows[r][s] != "ok"))
+                .collect();
+            let budget = stopped.len();
             let (max_ply, cap) = (t.col("max_ply"), t.col("theory_depth").or(t.col("depth")));
-            let budget_short = rows
+            let budget_short = stopped
                 .iter()
-                .filter(|&&r| status.is_some_and(|s| t.rows[r][s] != "ok"))
                 .filter(|&&r| match (max_ply, cap) {
                     (Some(m), Some(c)) => {
                         numeric(&t.rows[r][m]).is_none_or(|m| Some(m) != numeric(&t.rows[r][c]))

@@ -73,7 +73,22 @@ pub struct Ordering {
     pub terms: Vec<OrderTerm>,
 }
 
-pub const ORDERING_HELP: &str = "natural, static, random, mvv-lva (chess), tt, killer, history, center-out, threats (connect4), explicit:M1,M2,... (moves in the game's notation), oracle-best, oracle-worst, strong:P1:P2 (best child first with probability P1, in the first quarter with probability P2), or several joined with `+` (e.g. tt+killer+history+static) or as a nested list ([\"tt\", \"killer\", \"static\"]); a top-level list of orderings is a grid";
+/// The orderings and how terms join, in words: shared by `ORDERING_HELP` and `ORDERING_TERMS`.
+macro_rules! ordering_terms {
+    () => {
+        "natural, static, random, mvv-lva (chess), tt, killer, history, center-out, threats (connect4), explicit:M1,M2,... (moves in the game's notation), oracle-best, oracle-worst, strong:P1:P2 (best child first with probability P1, in the first quarter with probability P2), or several joined with `+` (e.g. tt+killer+history+static)"
+    };
+}
+
+/// The orderings an experiment file can write, for messages.
+pub const ORDERING_HELP: &str = concat!(
+    ordering_terms!(),
+    " or as a nested list ([\"tt\", \"killer\", \"static\"]); a top-level list of orderings is a grid"
+);
+
+/// `ORDERING_HELP` without the experiment file's list forms: the orderings as a command line
+/// writes them (`harness solve --ordering`).
+pub const ORDERING_TERMS: &str = ordering_terms!();
 
 impl Ordering {
     pub fn natural() -> Self {

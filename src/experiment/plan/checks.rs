@@ -7,7 +7,7 @@ use std::path::Path;
 use super::uniform::{height_span, uniform_plies};
 use super::{GameSetup, Run};
 use crate::error::{Error, Result};
-use crate::experiment::config::{at, locate, Depth, ExperimentFile};
+use crate::experiment::config::{at, at_key, locate, Depth, ExperimentFile};
 use crate::search::{solver, tt, Algorithm};
 
 /// Refuses, before anything runs, an oracle ordering on a uniform tree too large for the
@@ -162,8 +162,12 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
     for r in runs.iter().filter(|r| r.solver.is_some()) {
         if let Err(e) = solver::check_recorded_terms(&r.ordering) {
             if !searched_orders.contains(&r.ordering.to_string()) {
-                let pos = locate(src, &["search", "ordering"]).unwrap_or(0);
-                return Err(at(path, src, pos..pos, format!("`ordering`: {e}")));
+                return Err(at_key(
+                    path,
+                    src,
+                    &["search", "ordering"],
+                    format!("`ordering`: {e}"),
+                ));
             }
         }
     }
@@ -175,16 +179,15 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
         .any(|r| r.ordering.has(&crate::search::OrderTerm::Tt))
         && !runs.iter().any(has_table)
     {
-        let pos = locate(src, &["search", "ordering"]).unwrap_or(0);
         let fix = if solve_only {
             "add `tt` to the solver's techniques (solver = [\"all\", ...])"
         } else {
             "add a [search.tt] section (enabled = [false, true] compares with and without)"
         };
-        return Err(at(
+        return Err(at_key(
             path,
             src,
-            pos..pos,
+            &["search", "ordering"],
             format!("`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; {fix}, or drop `tt`"),
         ));
     }

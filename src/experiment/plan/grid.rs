@@ -10,7 +10,7 @@ use super::sources::SetupPositions;
 use super::{GameSetup, Run, MAX_REPETITIONS, MAX_RUNS};
 use crate::error::{Error, Result};
 use crate::experiment::config::{
-    at, locate, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
+    at, at_key, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
 };
 use crate::experiment::oneormany::OneOrMany;
 use crate::search::solver::{self, Techniques};
@@ -274,10 +274,7 @@ fn unused_settings(
 ) -> Result<()> {
     let names: Vec<&str> = algorithms.iter().map(|a| a.name()).collect();
     let runs = format!("this experiment runs {}", names.join(", "));
-    let refuse = |key: &[&str], msg: String| {
-        let pos = locate(src, key).unwrap_or(0);
-        Err(at(path, src, pos..pos, msg))
-    };
+    let refuse = |key: &[&str], msg: String| Err(at_key(path, src, key, msg));
     let alphabeta = algorithms.contains(&Algorithm::AlphaBeta);
     let solve_tt = algorithms.contains(&Algorithm::Solve) && solvers.iter().any(|t| t.tt);
     if s.variant.is_some() && !alphabeta {
@@ -402,11 +399,10 @@ fn depths(
         // The solver always searches to the end of the game.
         None if solve_only => vec![Depth::Full],
         None => {
-            let section = locate(src, &["search"]).unwrap_or(0);
-            return Err(at(
+            return Err(at_key(
                 path,
                 src,
-                section..section,
+                &["search"],
                 "[search] depth is missing: give plies (depth = 4), a list (depth = [2, 4]), a range (depth = { from = 1, to = 6 }) or \"full\"; only algorithm \"solve\" goes without",
             ));
         }

@@ -578,8 +578,9 @@ fn chart_for(
     // ply: nodes^(1/max_ply) is no lower bound when max_ply would still grow (iterative
     // deepening's later iterations, a longer line not yet entered), so the point would be
     // neither a value nor a floor. (Stopped at its deepest ply, it is a floor like nodes.)
+    let ebf_left_out = |g: &Group| kind == ChartKind::Ebf && g.budget_short > 0;
     let omitted = |g: &Group| {
-        (kind == ChartKind::Ebf && g.budget_short > 0)
+        ebf_left_out(g)
             || (kind.share_column().is_some() && g.budget > 0 && g.budget == g.rows.len())
     };
     let all_stopped: Vec<String> = groups
@@ -596,7 +597,7 @@ fn chart_for(
     // x values of left-out groups, by series label: their lines break there.
     let mut breaks: Vec<(String, f64)> = Vec::new();
     for g in groups {
-        if kind == ChartKind::Ebf && g.budget_short > 0 {
+        if ebf_left_out(g) {
             breaks.push((series_label(g), xpos(g.param(s, x).unwrap_or(""))));
             continue;
         }
