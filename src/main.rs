@@ -72,13 +72,15 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
     match cmd {
         cli::Command::Run(a) => run(a),
         cli::Command::Plot { dir } => {
-            if runner::folder_busy(&dir) {
+            // Held while the report is written: a run, or another plot, into the same folder
+            // waits its turn rather than writing the same files at once.
+            let Ok(_lock) = runner::lock_output(&dir) else {
                 return Err(harness::error::Error::input(format!(
-                    "{}: a `harness run` is writing into this folder; plot it once that run has finished (the run writes its report itself)",
+                    "{}: a `harness run` or another `harness plot` is writing into this folder; plot it once that has finished (a run writes its report itself)",
                     dir.display()
                 ))
                 .into());
-            }
+            };
             let built = report::build(&dir)?;
             warn_skipped(&dir.display().to_string(), &built);
             say(format_args!(

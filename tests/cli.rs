@@ -859,7 +859,7 @@ fn a_folder_takes_one_run_at_a_time() {
     let second = run_into(&file, &out, &["--quiet"]).code(2);
     let err = String::from_utf8_lossy(&second.get_output().stderr).to_string();
     assert!(
-        err.contains("another `harness run` is writing into this folder"),
+        err.contains("another `harness run` (or a `harness plot`) is writing into this folder"),
         "{err}"
     );
     first.kill().unwrap();
@@ -1579,13 +1579,21 @@ fn pipes_devices_and_dangling_links_are_refused() {
     // temporary goes (writing through it would leave a file outside the folder).
     let out2 = tmp.path().join("out2");
     std::fs::create_dir_all(out2.join("charts")).unwrap();
-    fifo(&out2.join("charts/nodes.tmp"));
-    refused(&out2, "nodes.tmp: is a device, pipe or socket");
+    fifo(&out2.join("charts/nodes.svg.tmp"));
+    refused(&out2, "nodes.svg.tmp: is a device, pipe or socket");
     let out3 = tmp.path().join("out3");
     std::fs::create_dir(&out3).unwrap();
     std::os::unix::fs::symlink(tmp.path().join("outside.tmp"), out3.join("runs.csv.tmp")).unwrap();
     refused(&out3, "runs.csv.tmp: is a link to nothing");
     assert!(!tmp.path().join("outside.tmp").exists());
+    // A link there to a file outside: the temporary replaces the link, and the file it
+    // pointed to is left as it was.
+    std::fs::write(tmp.path().join("outside.tmp"), "precious").unwrap();
+    let (code, err) = status_and_err(&["run", exp, "--quiet", "--out", out3.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let kept = std::fs::read_to_string(tmp.path().join("outside.tmp")).unwrap();
+    assert_eq!(kept, "precious");
+    assert!(!out3.join("runs.csv").is_symlink() && !out3.join("runs.csv.tmp").exists());
     let dangling = tmp.path().join("dangling");
     std::os::unix::fs::symlink(tmp.path().join("nowhere"), &dangling).unwrap();
     refused(
@@ -1877,4 +1885,31 @@ fn messages_name_the_fault_in_the_users_terms() {
         err.starts_with("error: --ordering: ordering mvv-lva applies to chess only"),
         "{err}"
     );
+}
+
+/// A file or folder name that is not Unicode is a legal Unix path: `run` takes it (the
+/// manifest records the command line lossily) rather than panicking.
+#[cfg(unix)]
+#[test]
+fn names_that_are_not_unicode_are_taken() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join(std::ffi::OsStr::from_bytes(b"\xff\xfe.toml"));
+    std::fs::write(
+        &exp,
+        "name = \"odd\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n",
+    )
+    .unwrap();
+    let out = tmp.path().join(std::ffi::OsStr::from_bytes(b"out_\xff"));
+    harness()
+        .arg("run")
+        .arg(&exp)
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
+    assert!(manifest.contains("out_\u{fffd}"), "{manifest}");
+    harness().arg("plot").arg(&out).assert().success();
 }

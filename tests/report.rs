@@ -1252,7 +1252,7 @@ fn plot_refuses_a_run_count_a_branching_and_a_busy_folder() {
         let out = harness().arg("plot").arg(&dir).assert().code(2);
         let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
         assert!(
-            err.contains("a `harness run` is writing into this folder"),
+            err.contains("a `harness run` or another `harness plot` is writing into this folder"),
             "{err}"
         );
         drop(lock);
@@ -1295,9 +1295,9 @@ fn a_folder_named_like_a_chart_is_refused_and_stale_temporaries_go() {
     assert!(err.contains("zzz.png: is a folder, not a file"), "{err}");
     assert_eq!(files(&dir), before, "nothing written or removed");
     fs::remove_dir(&blocker).unwrap();
-    fs::write(dir.join("charts/gone.tmp"), "half a chart").unwrap();
+    fs::write(dir.join("charts/gone.svg.tmp"), "half a chart").unwrap();
     harness().arg("plot").arg(&dir).assert().success();
-    assert!(!dir.join("charts/gone.tmp").exists());
+    assert!(!dir.join("charts/gone.svg.tmp").exists());
     assert_eq!(files(&dir), before);
 }
 

@@ -363,13 +363,6 @@ pub struct FolderLock {
     _held: Option<File>,
 }
 
-/// Whether a `harness run` holds the lock on `dir` now (for `harness plot`, which reads a
-/// folder a run may be writing). False where folders cannot be locked.
-pub fn folder_busy(dir: &Path) -> bool {
-    // The lock a run would take, released at once when it is free.
-    lock_output(dir).is_err()
-}
-
 /// Locks `dir` (which exists) for one `harness run`; an input error if another run holds it.
 /// Where a folder cannot be opened or locked (not Unix, a file system without locks) there
 /// is no lock, and no error.
@@ -384,7 +377,7 @@ pub fn lock_output(dir: &Path) -> Result<FolderLock> {
     match f.try_lock() {
         Ok(()) => Ok(FolderLock { _held: Some(f) }),
         Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(format!(
-            "{}: another `harness run` is writing into this folder; wait for it to finish (or stop it: a rerun then resumes from what it finished), or pass another --out DIR",
+            "{}: another `harness run` (or a `harness plot`) is writing into this folder; wait for it to finish (or stop it: a rerun then resumes from what it finished), or pass another --out DIR",
             dir.display()
         ))),
         Err(std::fs::TryLockError::Error(_)) => Ok(FolderLock { _held: None }),

@@ -398,15 +398,36 @@ pub fn remove_if_present(path: &Path) -> Result<()> {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder: write, flush, sync,
-/// rename, sync the folder.
+/// The temporary `path` is written through: its whole name and `.tmp` (`nodes.svg.tmp`), so
+/// no two files share one.
+pub fn tmp_of(path: &Path) -> std::path::PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    path.with_file_name(name)
+}
+
+/// Creates `path` as a new file, after removing whatever entry a killed process left at that
+/// name: never through a link there to a file elsewhere.
+pub fn create_new(path: &Path) -> std::io::Result<File> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder (`tmp_of`): write,
+/// flush, sync, rename, sync the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let tmp = path.with_extension("tmp");
+    let tmp = tmp_of(path);
     let io = |e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
         err: e,
     };
-    let written = File::create(&tmp).and_then(|mut f| {
+    let written = create_new(&tmp).and_then(|mut f| {
         f.write_all(bytes)?;
         f.flush()?;
         f.sync_all()

@@ -78,7 +78,10 @@ impl Manifest {
             cpu: cpu_model(),
             threads,
             os: format!("{} {}", std::env::consts::OS, std::env::consts::ARCH),
-            command_line: std::env::args().collect(),
+            // Lossy: an argument need not be Unicode (a file name), and the manifest is text.
+            command_line: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
             started: now_utc(),
             finished: None,
             runs: None,

@@ -34,7 +34,8 @@ pub struct Built {
     pub skipped: Vec<String>,
 }
 
-/// The files a results folder holds (each written through `NAME.tmp`), and its charts folder.
+/// The files a results folder holds (each written through `NAME.tmp`, `csv::tmp_of`), and its
+/// charts folder.
 const OUTPUT_FILES: [&str; 5] = [
     "runs.csv",
     EXPERIMENT_COPY,
@@ -54,7 +55,7 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
         ))
     };
     for name in OUTPUT_FILES.iter().copied().chain(["runs.csv.partial"]) {
-        for p in [dir.join(name), dir.join(name).with_extension("tmp")] {
+        for p in [dir.join(name), csv::tmp_of(&dir.join(name))] {
             if let Some(what) = not_a_file(&p) {
                 return Err(taken(&p, &what));
             }
@@ -153,10 +154,11 @@ pub fn check_results_folder(dir: &Path, name: &str, file: &Path) -> Result<()> {
     )))
 }
 
-/// A name harness writes in charts/: `STEM.svg`, `STEM.png`, or their temporary `STEM.tmp`.
+/// A name harness writes in charts/: `STEM.svg`, `STEM.png`, or their temporaries
+/// `STEM.svg.tmp`, `STEM.png.tmp`.
 fn is_chart_name(p: &Path) -> bool {
-    p.extension()
-        .is_some_and(|x| x == "svg" || x == "png" || x == "tmp")
+    let chart = |p: &Path| p.extension().is_some_and(|x| x == "svg" || x == "png");
+    chart(p) || (p.extension().is_some_and(|x| x == "tmp") && chart(&p.with_extension("")))
 }
 
 /// The first of `dir` and its `charts/` (where that exists) that cannot be written, with the
@@ -167,7 +169,7 @@ pub fn unwritable(dir: &Path) -> Option<(PathBuf, std::io::Error)> {
         .filter(|d| d == dir || d.exists())
         .find_map(|d| {
             let probe = d.join(".harness-write-test");
-            match std::fs::File::create(&probe) {
+            match csv::create_new(&probe) {
                 Ok(_) => {
                     let _ = std::fs::remove_file(&probe);
                     None
@@ -189,7 +191,7 @@ pub fn check_writable(dir: &Path) -> Result<()> {
     }
 }
 
-/// The chart files (`.svg`, `.png`, and temporaries `.tmp` a killed run left) in
+/// The chart files (`.svg`, `.png`, and temporaries `.svg.tmp`, `.png.tmp` a killed run left) in
 /// `chart_dir`, sorted; none when it cannot be read.
 fn chart_files(chart_dir: &Path) -> Vec<PathBuf> {
     let Ok(rd) = std::fs::read_dir(chart_dir) else {
@@ -208,7 +210,7 @@ fn chart_files(chart_dir: &Path) -> Vec<PathBuf> {
 /// folder then has a report that matches runs.csv, or none. Files that are not there are fine.
 pub fn remove_report(dir: &Path) -> Result<()> {
     // With the temporaries a killed run may have left of them.
-    for name in ["report.md", "summary.csv", "report.tmp", "summary.tmp"] {
+    for name in ["report.md", "summary.csv", "report.md.tmp", "summary.csv.tmp"] {
         csv::remove_if_present(&dir.join(name))?;
     }
     for p in chart_files(&dir.join("charts")) {
