@@ -1894,7 +1894,9 @@ fn messages_name_the_fault_in_the_users_terms() {
 fn names_that_are_not_unicode_are_taken() {
     use std::os::unix::ffi::OsStrExt;
     let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join(std::ffi::OsStr::from_bytes(b"\xff\xfe.toml"));
+    let exp = tmp
+        .path()
+        .join(std::ffi::OsStr::from_bytes(b"\xff\xfe.toml"));
     std::fs::write(
         &exp,
         "name = \"odd\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n",

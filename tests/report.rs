@@ -95,7 +95,7 @@ fn plot_rebuilds_run_output_byte_for_byte() {
     let png = fs::read(out.join("charts/nodes-scale-win-loss.png")).unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
     let svg = fs::read_to_string(out.join("charts/nodes-scale-win-loss.svg")).unwrap();
-    assert!(svg.starts_with("<svg") && svg.contains("plies to the end (depth = full)"));
+    assert!(svg.starts_with("<svg") && svg.contains("plies left at most (depth = full)"));
     // Nothing in summary.csv or report.md depends on the clock except the time columns.
     let md = fs::read_to_string(out.join("report.md")).unwrap();
     let manifest = fs::read_to_string(out.join("manifest.json")).unwrap();

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::charts::{point_row, Chart, Layout, NO_TABLE};
+use super::charts::{point_row, Chart, Layout, Point, NO_TABLE};
 use super::manifest::Manifest;
 use super::summary::{fixed_or_scientific, fmt_num, Summary};
 use super::table::Table;
@@ -129,11 +129,38 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
     } else {
         ""
     };
+    // Where b is fitted to minimax's node count (a real game), the minimal tree is a uniform
+    // tree's: the real game's subtrees differ in size, so a search can enter fewer nodes.
+    let fitted = i.summary.groups.iter().any(|g| {
+        g.theory
+            .as_ref()
+            .is_some_and(|t| t.source != crate::report::summary::BRANCHING_COLUMN)
+    });
+    let theory = match (theory_lines, fitted) {
+        (false, _) => "",
+        (true, false) => {
+            " Dashed and dotted lines are theory for the group's branching factor b (see Measured vs predicted)."
+        }
+        (true, true) => {
+            " Dashed and dotted lines are theory for the group's branching factor b (see Measured vs predicted). \
+             Where b is fitted to minimax/negamax, the trees are uniform trees of that b: a reference, \
+             not a bound, for a real game, whose subtrees differ in size (a search can enter fewer \
+             nodes than that minimal tree)."
+        }
+    };
+    let several = i.charts.iter().any(|c| c.series.len() > 1);
     let _ = writeln!(
         m,
-        "Points are {point} over the group's positions and repetitions{aside}; {whiskers}.{}\n",
-        if theory_lines {
-            " Dashed lines are theory for the group's branching factor b (see Measured vs predicted)."
+        "Points are {point} over the group's positions and repetitions{aside}; {whiskers}.{theory}{}{}\n",
+        if several {
+            " With two or more series, the points stand side by side around their x."
+        } else {
+            ""
+        },
+        if i.layout.depth_is_position && i.layout.x == "depth" {
+            " With `depth = \"full\"`, each depth is other positions (those with that many plies \
+             left at most), not a deeper search of the same ones: points are not joined by lines, \
+             and the number of positions can differ from one x to the next."
         } else {
             ""
         }
@@ -191,7 +218,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     let share = c.kind.share_column().is_some();
     let _ = writeln!(
         m,
-        "| {} | {} | {} {} | {} |\n|---|---:|---:|---:|---:|",
+        "| {} | {} | {} {} | {} |\n|---|---:|---:|---:|---:|{}",
         cell(&series_name),
         cell(&c.x_column),
         yname,
@@ -203,9 +230,20 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         if share {
             "runs counted | runs"
         } else {
-            "min | max"
-        }
+            "min | max | runs"
+        },
+        if share { "" } else { "---:|" }
     );
+    // The runs behind a point (other than a share's, which has its own columns).
+    let runs = |p: &Point| {
+        if share {
+            String::new()
+        } else if p.runs > 0 {
+            format!(" {} |", p.runs)
+        } else {
+            " |".to_string()
+        }
+    };
     for s in &c.series {
         for p in &s.points {
             let (x, y, lo, hi) = point_row(p);
@@ -216,12 +254,13 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
             let y = if p.budget { format!("≥ {y}") } else { y };
             let _ = writeln!(
                 m,
-                "| {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} |{}",
                 cell(&s.label),
                 x,
                 y,
                 lo,
-                hi
+                hi,
+                runs(p)
             );
         }
     }
@@ -236,10 +275,11 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
             let y = if p.budget { format!("≥ {y}") } else { y };
             let _ = writeln!(
                 m,
-                "| {} ({what}) | {} | {} | | |",
+                "| {} ({what}) | {} | {} | | |{}",
                 cell(&s.label),
                 p.x_label,
-                y
+                y,
+                runs(p)
             );
         }
     }

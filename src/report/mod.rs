@@ -210,7 +210,12 @@ fn chart_files(chart_dir: &Path) -> Vec<PathBuf> {
 /// folder then has a report that matches runs.csv, or none. Files that are not there are fine.
 pub fn remove_report(dir: &Path) -> Result<()> {
     // With the temporaries a killed run may have left of them.
-    for name in ["report.md", "summary.csv", "report.md.tmp", "summary.csv.tmp"] {
+    for name in [
+        "report.md",
+        "summary.csv",
+        "report.md.tmp",
+        "summary.csv.tmp",
+    ] {
         csv::remove_if_present(&dir.join(name))?;
     }
     for p in chart_files(&dir.join("charts")) {
@@ -489,6 +494,7 @@ pub fn resolve_layout(
         labels: r.labels.clone().unwrap_or_default(),
         order: BTreeMap::new(),
         full_depth: false,
+        depth_is_position: false,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
         theory: r.theory.clone().unwrap_or_else(|| {
@@ -728,6 +734,11 @@ fn layout_for(
             .iter()
             .all(|r| r[k].split(';').any(|part| part == "depth=full"))
     });
+    // A uniform tree searched to its height is a tree of that height; any other game's
+    // positions at one depth are not those at another.
+    layout.depth_is_position = layout.full_depth
+        && t.col("game")
+            .is_some_and(|g| t.rows.iter().any(|r| r[g] != "uniform"));
     // One game and no title of the experiment's own: the game names the charts.
     if layout.title.is_none() {
         if let Some(g) = t.col("game") {

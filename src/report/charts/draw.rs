@@ -32,6 +32,12 @@ pub fn draw<DB: DrawingBackend>(
         y1,
     } = Frame::of(c);
     let k = c.series.len().max(1) as f64;
+    // The narrowest gap between neighbouring x values in decades (a log axis's `step`).
+    let log_step = xs
+        .windows(2)
+        .filter(|w| w[0] > 0.0)
+        .map(|w| (w[1] / w[0]).log10())
+        .fold(f64::INFINITY, f64::min);
     let integer_x = c.categories.is_none() && xs.iter().all(|x| x.fract() == 0.0) && !c.log_x;
     let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
     let rotate = vertical.is_some();
@@ -125,12 +131,15 @@ pub fn draw<DB: DrawingBackend>(
                 }
             }
             // Series side by side around each x, so that their bars do not hide each other:
-            // an offset on a linear axis, a factor (in decades) on a log one.
+            // an offset on a linear axis, a factor (in decades) on a log one. On a log axis
+            // the band takes at most 0.16 decades and half the narrowest gap between x values
+            // (3, 4, 5 are a tenth of a decade apart), so no point passes its neighbour's x.
+            let log_band = 0.16f64.min(0.5 * log_step);
             let dodge = |i: usize| -> f64 {
                 if k < 2.0 {
                     0.0
                 } else if c.log_x {
-                    (i as f64 - (k - 1.0) / 2.0) * (0.16 / k)
+                    (i as f64 - (k - 1.0) / 2.0) * (log_band / k)
                 } else {
                     (i as f64 - (k - 1.0) / 2.0) * (0.36 * step / k)
                 }
@@ -152,9 +161,9 @@ pub fn draw<DB: DrawingBackend>(
                     .filter(|p| !p.budget)
                     .map(|p| (shift(p.x, d), p.y))
                     .collect();
-                // The line joins measured points only: not across categories, and not to a
-                // point whose group hit a budget (a lower bound).
-                if c.categories.is_none() {
+                // The line joins measured points only: not across categories or positions
+                // (`Chart::lines`), and not to a point whose group hit a budget (a lower bound).
+                if c.lines {
                     for run in joined(&s.points, &s.breaks, |x| shift(x, d)) {
                         $chart
                             .draw_series(LineSeries::new(run, col.stroke_width(3)))

@@ -179,8 +179,8 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                 sx += (dash + gap) as i32;
             }
         } else {
-            // Points on a category axis are not joined: no line in their swatch either.
-            let line = if c.categories.is_some() { 0 } else { 3 };
+            // Points that are not joined (`Chart::lines`): no line in their swatch either.
+            let line = if c.lines { 3 } else { 0 };
             if line > 0 {
                 legend
                     .draw(&PathElement::new(

@@ -28,6 +28,9 @@ pub struct Layout {
     /// Every run searched to the end of the game (`depth = "full"`): the depth column is the
     /// plies left from each position.
     pub full_depth: bool,
+    /// `full_depth` with a game other than uniform trees: each depth is other positions (the
+    /// plies they have left), not a deeper search of the same ones, so points are not joined.
+    pub depth_is_position: bool,
     pub title: Option<String>,
     pub titles: BTreeMap<ChartKind, String>,
     pub theory: Vec<TheoryKind>,
@@ -89,6 +92,8 @@ pub struct Point {
     /// A share chart's point: the runs its share counts (those with a value in the share's
     /// column: for bm-hit, the finished searches) and the runs of its group.
     pub counted: Option<(usize, usize)>,
+    /// The runs of the point's group (0 on a theory line).
+    pub runs: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -125,6 +130,9 @@ pub struct Chart {
     pub whiskers: bool,
     /// Category labels when x is not numeric (x = index).
     pub categories: Option<Vec<String>>,
+    /// A series' points are joined by a line: not on a category axis, nor where each x is
+    /// other positions (`Layout::depth_is_position`).
+    pub lines: bool,
     /// The column names on the x axis and in the series labels, for report.md.
     pub x_column: String,
     pub series_columns: Vec<String>,
@@ -226,10 +234,11 @@ pub(super) fn cmp_natural(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// Units of the x axis title for the columns harness writes. `full_depth`: the depth column
-/// holds the plies left to the end of each position.
+/// holds the most plies each position can have left (its empty cells, its sticks; a uniform
+/// tree's height), which a game may end before.
 fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
     if col == "depth" && full_depth {
-        return "plies to the end (depth = full)".into();
+        return "plies left at most (depth = full)".into();
     }
     let unit = match col {
         "depth" => Some("plies"),
@@ -627,6 +636,7 @@ fn chart_for(
                         hi: y,
                         budget: g.budget > 0,
                         counted: None,
+                        runs: g.rows.len(),
                     }],
                     breaks: vec![],
                     style: 0,
@@ -649,6 +659,7 @@ fn chart_for(
                 .share_column()
                 .and_then(|c| g.stat(s, c))
                 .map(|st| (st.n, g.rows.len())),
+            runs: g.rows.len(),
         };
         match series.iter_mut().find(|q| q.label == label) {
             Some(q) => q.points.push(p),
@@ -699,10 +710,23 @@ fn chart_for(
                 format!("minimal tree (Knuth-Moore, all levels{of_b})"),
             ),
         ],
-        ChartKind::Ebf => vec![(
-            TheoryKind::Pearl,
-            format!("Pearl R*(b): random order, asymptotic{of_b}"),
-        )],
+        // The ebf chart draws the full and minimal trees' own nodes^(1/d), the statistic its
+        // points are (a full tree of depth 1 has b + 1 nodes, above b), and Pearl's R*(b),
+        // their limit as d grows for random order.
+        ChartKind::Ebf => vec![
+            (
+                TheoryKind::FullTree,
+                format!("full tree, its nodes^(1/d){of_b}"),
+            ),
+            (
+                TheoryKind::KnuthMoore,
+                format!("minimal tree, its nodes^(1/d){of_b}"),
+            ),
+            (
+                TheoryKind::Pearl,
+                format!("Pearl R*(b): random order, limit as d grows{of_b}"),
+            ),
+        ],
         ChartKind::RatioToMinimal
         | ChartKind::Qnodes
         | ChartKind::ValueWrong
@@ -716,7 +740,15 @@ fn chart_for(
         }
         // Runs without a table have no table size: no theory point at a size of 0.
         let sized: Vec<&Group> = groups.iter().copied().filter(|g| !no_table(g)).collect();
-        theory.extend(theory_lines(s, &sized, x, series_cols, tk, name, &xpos));
+        theory.extend(theory_lines(
+            s,
+            &sized,
+            x,
+            series_cols,
+            (tk, kind == ChartKind::Ebf),
+            name,
+            &xpos,
+        ));
     }
     reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
     theory.extend(reference);
@@ -731,6 +763,7 @@ fn chart_for(
                 hi: 1.0,
                 budget: false,
                 counted: None,
+                runs: 0,
             })
             .collect();
         theory.push(Series {
@@ -788,6 +821,7 @@ fn chart_for(
                 })
                 .collect()
         }),
+        lines: numeric_x && !(x == "depth" && layout.depth_is_position),
         x_column: x.to_string(),
         series_columns: series_cols.to_vec(),
         all_stopped,
@@ -844,15 +878,22 @@ fn theory_lines(
     groups: &[&Group],
     x: &str,
     series_cols: &[String],
-    tk: TheoryKind,
+    (tk, per_ply): (TheoryKind, bool),
     name: &str,
     xpos: &dyn Fn(&str) -> f64,
 ) -> Vec<Series> {
+    // `per_ply`: a tree's nodes^(1/d) (the ebf chart), not its nodes.
     let value = |g: &Group| {
-        g.theory.as_ref().map(|t| match tk {
-            TheoryKind::FullTree => t.full_nodes,
-            TheoryKind::KnuthMoore => t.minimal_nodes,
-            TheoryKind::Pearl => t.pearl_r,
+        g.theory.as_ref().and_then(|t| {
+            let nodes = |n: f64| match per_ply {
+                false => Some(n),
+                true => (t.depth > 0).then(|| n.powf(1.0 / t.depth as f64)),
+            };
+            match tk {
+                TheoryKind::FullTree => nodes(t.full_nodes),
+                TheoryKind::KnuthMoore => nodes(t.minimal_nodes),
+                TheoryKind::Pearl => Some(t.pearl_r),
+            }
         })
     };
     // Theory depends on the tree and the depth only: label its lines by the series columns
@@ -925,6 +966,7 @@ fn theory_lines(
                 hi: *v,
                 budget: false,
                 counted: None,
+                runs: 0,
             };
             match out.iter_mut().find(|q| q.label == label) {
                 Some(q) => {

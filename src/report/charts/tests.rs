@@ -45,6 +45,7 @@ fn category_chart(labels: &[&str]) -> Chart {
             hi: 20.0,
             budget: false,
             counted: None,
+            runs: 1,
         })
         .collect();
     Chart {
@@ -66,6 +67,7 @@ fn category_chart(labels: &[&str]) -> Chart {
         log_y: true,
         whiskers: true,
         categories: Some(labels.iter().map(|l| l.to_string()).collect()),
+        lines: false,
         x_column: "solver".into(),
         series_columns: vec![],
         all_stopped: vec![],
