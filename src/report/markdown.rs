@@ -283,6 +283,13 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
             );
         }
     }
+    if !c.no_minimal.is_empty() {
+        let _ = writeln!(
+            m,
+            "\nNo point where a group has no minimal tree to compare with (its b is fitted to the finished minimax/negamax runs of the same positions and depth, and there are none): {}.",
+            c.no_minimal.join("; ")
+        );
+    }
     if c.kind == ChartKind::Ebf && !c.all_stopped.is_empty() {
         let _ = writeln!(
             m,

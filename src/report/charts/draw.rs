@@ -224,8 +224,8 @@ pub fn draw<DB: DrawingBackend>(
             // a point on the theory sits on its line wherever the dodge put it.
             let band = (k >= 2.0).then(|| (dodge(0), dodge(k as usize - 1)));
             let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
-            for (i, s) in c.theory.iter().enumerate() {
-                let (col, (dash, gap)) = dashed_style(i);
+            for s in &c.theory {
+                let (col, (dash, gap)) = dashed_style(s.style);
                 let pts = dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)));
                 $chart
                     .draw_series(DashedLineSeries::new(
@@ -311,24 +311,62 @@ fn draw_title<DB: DrawingBackend>(
     } else {
         format!("{} ({})", c.title, c.facet)
     };
-    // A long title (long facet values) shrinks rather than runs off the canvas.
-    let mut title_px = TITLE_PX;
-    while title_px > 20 {
-        let style = TextStyle::from((FAMILY, title_px).into_font());
-        match root.estimate_text_size(&title, &style) {
-            Ok((w, _)) if w + 40 > WIDTH => title_px -= 2,
-            _ => break,
-        }
-    }
+    // A long title (a long `[report] title`, long facet values) shrinks a little, then takes
+    // two lines, broken at the space that best balances them, then shrinks again: it does not
+    // run off the canvas. The narrowest font is the last resort.
+    let fits = |text: &str, px: u32| {
+        let style = TextStyle::from((FAMILY, px).into_font());
+        root.estimate_text_size(text, &style)
+            .map_or(true, |(w, _)| w + 100 <= WIDTH)
+    };
+    let (lines, title_px) = title_lines(&title, fits);
     // The title in its own band, so the top tick label never runs into it.
-    let (band, plot) = area.split_vertically(title_px + 28);
-    band.draw(&Text::new(
-        title.clone(),
-        ((WIDTH / 2) as i32, (title_px / 2 + 14) as i32),
-        TextStyle::from((FAMILY, title_px).into_font()).pos(Pos::new(HPos::Center, VPos::Center)),
-    ))
-    .map_err(e)?;
+    let n = lines.len() as u32;
+    let line_h = title_px + 8;
+    let (band, plot) = area.split_vertically(n * line_h + 20);
+    for (i, line) in lines.iter().enumerate() {
+        band.draw(&Text::new(
+            line.clone(),
+            (
+                (WIDTH / 2) as i32,
+                (10 + line_h / 2 + i as u32 * line_h) as i32,
+            ),
+            TextStyle::from((FAMILY, title_px).into_font())
+                .pos(Pos::new(HPos::Center, VPos::Center)),
+        ))
+        .map_err(e)?;
+    }
     Ok(plot)
+}
+
+/// The lines of a title and their font size: one line at the largest size from TITLE_PX down
+/// to 28 px that `fits`, else two lines broken at the space that leaves the longer one
+/// shortest, at the largest size down to 20 px at which both fit (20 px when none does).
+pub(super) fn title_lines(title: &str, fits: impl Fn(&str, u32) -> bool) -> (Vec<String>, u32) {
+    let sizes = |min: u32| (min..=TITLE_PX).rev().step_by(2);
+    if let Some(px) = sizes(28).find(|&px| fits(title, px)) {
+        return (vec![title.to_string()], px);
+    }
+    let chars: Vec<(usize, char)> = title.char_indices().collect();
+    let split = chars
+        .iter()
+        .filter(|(_, c)| *c == ' ')
+        .map(|&(i, _)| i)
+        .min_by_key(|&i| {
+            title[..i]
+                .chars()
+                .count()
+                .max(title[i + 1..].chars().count())
+        });
+    let Some(i) = split else {
+        let px = sizes(20).find(|&px| fits(title, px)).unwrap_or(20);
+        return (vec![title.to_string()], px);
+    };
+    let (a, b) = (title[..i].to_string(), title[i + 1..].to_string());
+    let px = sizes(20)
+        .find(|&px| fits(&a, px) && fits(&b, px))
+        .unwrap_or(20);
+    (vec![a, b], px)
 }
 
 /// The side-by-side band around each x: the first and last series' dodge, and the function

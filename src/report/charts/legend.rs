@@ -36,10 +36,10 @@ pub(super) fn legend_entries(c: &Chart) -> Vec<LegendEntry> {
             budget: false,
         })
         .collect();
-    v.extend(c.theory.iter().enumerate().map(|(i, s)| LegendEntry {
+    v.extend(c.theory.iter().map(|s| LegendEntry {
         label: s.label.clone(),
-        color: dashed_style(i).0,
-        dashed: Some(dashed_style(i).1),
+        color: dashed_style(s.style).0,
+        dashed: Some(dashed_style(s.style).1),
         marker: None,
         budget: false,
     }));

@@ -106,9 +106,17 @@ pub struct Series {
     /// line breaks there rather than joining the points on either side across them.
     pub breaks: Vec<f64>,
     /// Colour and marker index: the same series has the same look in every chart and facet
-    /// of the experiment (see `assign_styles`).
+    /// of the experiment (see `assign_styles`). A theory line's: its kind and its place among
+    /// the lines of that kind (`LINE_FULL`...).
     pub style: usize,
 }
+
+/// The kind of a dashed line, the first part of its `Series::style` (`style::dashed_style`):
+/// the full tree, the minimal tree (and the ratio-1 line), anything else (Pearl's R*(b), the
+/// no-table reference).
+const LINE_FULL: usize = 0;
+const LINE_MINIMAL: usize = 1;
+const LINE_OTHER: usize = 2;
 
 /// One chart, ready to draw (and to tabulate in report.md).
 #[derive(Clone, Debug)]
@@ -140,6 +148,9 @@ pub struct Chart {
     /// with a run a budget stopped short of its deepest ply, as `series at x = value`: they
     /// have no point.
     pub all_stopped: Vec<String>,
+    /// The ratio chart's groups with nodes but no minimal tree to divide them by, as
+    /// `series at x = value`: they have no point.
+    pub no_minimal: Vec<String>,
     /// The data's y range over every facet of this chart (`None`: one facet): facets of one
     /// figure share their y axis, so that they can be compared side by side.
     pub shared_y: Option<(f64, f64)>,
@@ -603,6 +614,22 @@ fn chart_for(
             )
         })
         .collect();
+    // The ratio chart has no point for a group without a minimal tree (on a real game b is
+    // fitted to the finished minimax/negamax runs of the same positions and depth, and a
+    // budget may have stopped them all): report.md names such groups.
+    let no_minimal: Vec<String> = groups
+        .iter()
+        .filter(|g| {
+            kind == ChartKind::RatioToMinimal && g.theory.is_none() && g.stat(s, "nodes").is_some()
+        })
+        .map(|g| {
+            format!(
+                "{} at {x} = {}",
+                series_label(g),
+                g.param(s, x).unwrap_or("")
+            )
+        })
+        .collect();
     // x values of left-out groups, by series label: their lines break there.
     let mut breaks: Vec<(String, f64)> = Vec::new();
     for g in groups {
@@ -740,18 +767,33 @@ fn chart_for(
         }
         // Runs without a table have no table size: no theory point at a size of 0.
         let sized: Vec<&Group> = groups.iter().copied().filter(|g| !no_table(g)).collect();
-        theory.extend(theory_lines(
-            s,
-            &sized,
-            x,
-            series_cols,
-            (tk, kind == ChartKind::Ebf),
-            name,
-            &xpos,
-        ));
+        let line_kind = match tk {
+            TheoryKind::FullTree => LINE_FULL,
+            TheoryKind::KnuthMoore => LINE_MINIMAL,
+            TheoryKind::Pearl => LINE_OTHER,
+        };
+        theory.extend(
+            theory_lines(
+                s,
+                &sized,
+                x,
+                series_cols,
+                (tk, kind == ChartKind::Ebf),
+                name,
+                &xpos,
+            )
+            .into_iter()
+            .map(|t| Series {
+                style: line_kind,
+                ..t
+            }),
+        );
     }
     reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
-    theory.extend(reference);
+    theory.extend(reference.into_iter().map(|t| Series {
+        style: LINE_OTHER,
+        ..t
+    }));
     if kind == ChartKind::RatioToMinimal && wanted(TheoryKind::KnuthMoore) {
         let pts: Vec<Point> = xs
             .iter()
@@ -771,8 +813,16 @@ fn chart_for(
             key: vec![],
             points: pts,
             breaks: vec![],
-            style: 0,
+            style: LINE_MINIMAL,
         });
+    }
+    // A line's dash says its kind in every chart; lines of one kind (trees of several b) take
+    // the greys in turn: style = kind + 3 × (lines of that kind before it).
+    let mut of_kind = [0usize; 3];
+    for t in &mut theory {
+        let k = t.style;
+        t.style = k + 3 * of_kind[k];
+        of_kind[k] += 1;
     }
     let (ymin, ymax) = series
         .iter()
@@ -825,6 +875,7 @@ fn chart_for(
         x_column: x.to_string(),
         series_columns: series_cols.to_vec(),
         all_stopped,
+        no_minimal,
         shared_y: None,
     })
 }

@@ -22,13 +22,16 @@ const PALETTE: [RGBColor; 13] = [
     RGBColor(170, 68, 153),
     RGBColor(102, 17, 0),
 ];
-/// The colour and dash (length, gap in pixels) of dashed line `i`: the first three differ in
-/// both grey and dash (the full and the minimal tree must not look alike where they run close),
-/// and the nine pairs of three greys and three dashes all look different.
+/// The colour and dash (length, gap in pixels) of a dashed line of style `i` (`Series::style`:
+/// kind + 3 × its place among the lines of that kind). The dash says the kind in every chart
+/// (full tree dashed, minimal tree dotted, others long-dashed); the first line of each kind has
+/// its own grey (the full and the minimal tree must not look alike where they run close), and
+/// further lines of one kind take the other greys in turn.
 pub(super) fn dashed_style(i: usize) -> (RGBColor, (u32, u32)) {
     const DASHES: [(u32, u32); 3] = [(14, 9), (5, 6), (30, 8)];
     let n = THEORY_COLORS.len();
-    (THEORY_COLORS[i % n], DASHES[(i % n + i / n) % DASHES.len()])
+    let (kind, place) = (i % n, i / n);
+    (THEORY_COLORS[(kind + place) % n], DASHES[kind])
 }
 
 const THEORY_COLORS: [RGBColor; 3] = [

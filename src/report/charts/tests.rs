@@ -70,6 +70,7 @@ fn category_chart(labels: &[&str]) -> Chart {
         lines: false,
         x_column: "solver".into(),
         series_columns: vec![],
+        no_minimal: vec![],
         all_stopped: vec![],
         shared_y: None,
     }
@@ -225,4 +226,31 @@ fn log_ticks_of_a_bad_range_are_empty() {
     let (bold, _) = log_ticks(5.0, 50000.0);
     assert_eq!(bold, [10.0, 100.0, 1000.0, 10000.0]);
     assert_eq!(log_x_ticks(2.0, 20000.0, &[4.0, 16.0]).0, [4.0, 16.0]);
+}
+
+/// A title that fits stays one line at the largest size that fits; a longer one breaks at the
+/// space that best balances its two lines; the size never goes below 20 px.
+#[test]
+fn long_titles_take_two_balanced_lines() {
+    use super::draw::title_lines;
+    // A stand-in for the font: 1 px per character and pixel of size, 1,000 px of room.
+    let fits = |t: &str, px: u32| t.chars().count() as u32 * px <= 1000;
+    assert_eq!(title_lines("short", fits), (vec!["short".to_string()], 38));
+    // 30 characters: too long at 38 px (1,140), fits at 32 px (960).
+    let t = "a".repeat(30);
+    assert_eq!(title_lines(&t, fits), (vec![t.clone()], 32));
+    // 47 characters fit no size down to 28 px (1,316): two lines of 23 and 23 at 38 px.
+    let t = format!("{} {}", "b".repeat(23), "c".repeat(23));
+    let (lines, px) = title_lines(&t, fits);
+    assert_eq!(lines, vec!["b".repeat(23), "c".repeat(23)]);
+    assert_eq!(px, 38);
+    // The split balances the lines, not the first space.
+    let (lines, _) = title_lines("x yyyyyyyyyyyyyyyyyy zzzzzzzzzzzzzzzzzzzzzzzzzz", fits);
+    assert_eq!(
+        lines,
+        vec!["x yyyyyyyyyyyyyyyyyy", "zzzzzzzzzzzzzzzzzzzzzzzzzz"]
+    );
+    // No space: one line at the smallest size.
+    let t = "w".repeat(200);
+    assert_eq!(title_lines(&t, fits).1, 20);
 }
