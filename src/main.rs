@@ -138,6 +138,17 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     runner::prepare_output(&dir)?;
     let _lock = runner::lock_output(&dir)?;
     report::check_results_folder(&dir, &plan.name, &file)?;
+    // A partial file beside a manifest with its end time is a finished run's, killed after
+    // the end time and before it removed the file: every run is in runs.csv, nothing is
+    // interrupted, so the leftover goes (rather than being resumed, or refused as an
+    // unfinished run's).
+    if report::manifest::Manifest::read(&dir)
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.finished.is_some())
+    {
+        partial::remove(&dir)?;
+    }
     // An interrupted run of the same plan by the same build: its finished runs are
     // taken as they are (a partial file of anything else is an error, before the
     // folder is touched).

@@ -1915,3 +1915,31 @@ fn names_that_are_not_unicode_are_taken() {
     assert!(manifest.contains("out_\u{fffd}"), "{manifest}");
     harness().arg("plot").arg(&out).assert().success();
 }
+
+/// A partial file beside a finished manifest (a run killed after its end time, before it
+/// removed the file) is a leftover: the next run removes it rather than resuming or refusing it.
+#[test]
+fn a_partial_file_beside_a_finished_manifest_is_a_leftover() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    std::fs::write(
+        &exp,
+        "name = \"left\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [1, 2]\n",
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let run = || {
+        harness()
+            .arg("run")
+            .arg(&exp)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success()
+    };
+    run();
+    std::fs::write(out.join("runs.csv.partial"), "not a header\nnor a run\n").unwrap();
+    let err = String::from_utf8_lossy(&run().get_output().stderr).to_string();
+    assert!(!err.contains("resuming"), "{err}");
+    assert!(!out.join("runs.csv.partial").exists());
+}

@@ -146,7 +146,10 @@ pub fn check_results_folder(dir: &Path, name: &str, file: &Path) -> Result<()> {
             "{} but no manifest.json, so it is not a results folder of a harness run",
             shown(&held)
         ),
-        Err(e) => format!("{} and {e}", shown(&held)),
+        Err(e) => format!(
+            "{}, but its manifest.json cannot be read ({e}), so it is not known to be a results folder of `{name}`",
+            shown(&held)
+        ),
     };
     Err(Error::input(format!(
         "{}: holds {what}; a run of experiment `{name}` would replace or remove those files. Allowed: a new or empty folder, or the results folder of `{name}`; pass another --out DIR, or move the files away",
