@@ -117,9 +117,13 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
         PointStat::Geomean => "geometric means (medians where a run counted 0)",
         PointStat::Median => "medians",
     };
-    let whiskers = match i.layout.whiskers {
-        Whiskers::MinMax => "whiskers span min to max",
-        Whiskers::None => "no whiskers",
+    let shares = i.charts.iter().any(|c| c.kind.share_column().is_some());
+    let whiskers = match (i.layout.whiskers, shares) {
+        (Whiskers::MinMax, false) => "whiskers span min to max",
+        (Whiskers::MinMax, true) => {
+            "whiskers span min to max, on the charts of a share (wrong values, wrong moves, best moves) its Wilson 95% interval over the runs it counts"
+        }
+        (Whiskers::None, _) => "no whiskers",
     };
     // Charts of a share always show the share of all runs: say so only where it differs.
     let means_apart =
@@ -157,10 +161,11 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
         } else {
             ""
         },
-        if i.layout.depth_is_position && i.layout.x == "depth" {
-            " With `depth = \"full\"`, each depth is other positions (those with that many plies \
-             left at most), not a deeper search of the same ones: points are not joined by lines, \
-             and the number of positions can differ from one x to the next."
+        if i.charts.iter().any(|c| c.categories.is_none() && !c.lines) {
+            " With `depth = \"full\"` on a real game, each depth is other positions (those with that \
+             many plies left at most), not a deeper search of the same ones: in charts over depth \
+             their points and theory are not joined by lines, and the number of positions can differ \
+             from one x to the next."
         } else {
             ""
         }
@@ -218,7 +223,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     let share = c.kind.share_column().is_some();
     let _ = writeln!(
         m,
-        "| {} | {} | {} {} | {} |\n|---|---:|---:|---:|---:|{}",
+        "| {} | {} | {} {} | {} |\n|---|---:|---:|---:|---:|---:|",
         cell(&series_name),
         cell(&c.x_column),
         yname,
@@ -228,16 +233,16 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
             "mean"
         },
         if share {
-            "runs counted | runs"
+            "runs counted | runs | 95% interval"
         } else {
             "min | max | runs"
         },
-        if share { "" } else { "---:|" }
     );
-    // The runs behind a point (other than a share's, which has its own columns).
-    let runs = |p: &Point| {
+    // The last column: the runs behind a point, or a share's Wilson interval (its runs have
+    // their own columns).
+    let last = |p: &Point| {
         if share {
-            String::new()
+            format!(" {}–{} |", fmt_num(p.lo), fmt_num(p.hi))
         } else if p.runs > 0 {
             format!(" {} |", p.runs)
         } else {
@@ -260,7 +265,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
                 y,
                 lo,
                 hi,
-                runs(p)
+                last(p)
             );
         }
     }
@@ -279,7 +284,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
                 cell(&s.label),
                 p.x_label,
                 y,
-                runs(p)
+                last(p)
             );
         }
     }

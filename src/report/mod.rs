@@ -497,7 +497,6 @@ pub fn resolve_layout(
         labels: r.labels.clone().unwrap_or_default(),
         order: BTreeMap::new(),
         full_depth: false,
-        depth_is_position: false,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
         theory: r.theory.clone().unwrap_or_else(|| {
@@ -737,11 +736,6 @@ fn layout_for(
             .iter()
             .all(|r| r[k].split(';').any(|part| part == "depth=full"))
     });
-    // A uniform tree searched to its height is a tree of that height; any other game's
-    // positions at one depth are not those at another.
-    layout.depth_is_position = layout.full_depth
-        && t.col("game")
-            .is_some_and(|g| t.rows.iter().any(|r| r[g] != "uniform"));
     // One game and no title of the experiment's own: the game names the charts.
     if layout.title.is_none() {
         if let Some(g) = t.col("game") {

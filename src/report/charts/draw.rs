@@ -226,19 +226,38 @@ pub fn draw<DB: DrawingBackend>(
             let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
             for s in &c.theory {
                 let (col, (dash, gap)) = dashed_style(s.style);
-                let pts = dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)));
-                $chart
-                    .draw_series(DashedLineSeries::new(
-                        pts,
-                        dash,
-                        gap,
-                        ShapeStyle {
-                            color: col.to_rgba(),
-                            filled: false,
-                            stroke_width: 3,
-                        },
-                    ))
-                    .map_err(e)?;
+                // Where the points are not joined (each x other positions), neither is the
+                // theory: a flat stroke across each x's band (the ratio-1 line still spans).
+                let spans =
+                    c.lines || c.categories.is_some() || c.kind == ChartKind::RatioToMinimal;
+                let runs: Vec<Vec<(f64, f64)>> = if spans {
+                    vec![dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)))]
+                } else {
+                    let (lo, hi) = band.unwrap_or((-0.18 * step, 0.18 * step));
+                    s.points
+                        .iter()
+                        .map(|p| {
+                            vec![
+                                (shift(p.x, lo).clamp(x0, x1), p.y),
+                                (shift(p.x, hi).clamp(x0, x1), p.y),
+                            ]
+                        })
+                        .collect()
+                };
+                for pts in runs {
+                    $chart
+                        .draw_series(DashedLineSeries::new(
+                            pts,
+                            dash,
+                            gap,
+                            ShapeStyle {
+                                color: col.to_rgba(),
+                                filled: false,
+                                stroke_width: 3,
+                            },
+                        ))
+                        .map_err(e)?;
+                }
             }
         }};
     }

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::super::summary::{cmp_values, fmt_num, Group, Summary, BRANCHING_COLUMN};
 use super::super::table::numeric;
+use super::style::LINE_KINDS;
 use crate::experiment::config::{ChartKind, PointStat, TheoryKind, Whiskers, XScale};
 
 /// The label of the dashed line of runs without a table on a table-size axis.
@@ -28,9 +29,6 @@ pub struct Layout {
     /// Every run searched to the end of the game (`depth = "full"`): the depth column is the
     /// plies left from each position.
     pub full_depth: bool,
-    /// `full_depth` with a game other than uniform trees: each depth is other positions (the
-    /// plies they have left), not a deeper search of the same ones, so points are not joined.
-    pub depth_is_position: bool,
     pub title: Option<String>,
     pub titles: BTreeMap<ChartKind, String>,
     pub theory: Vec<TheoryKind>,
@@ -138,8 +136,9 @@ pub struct Chart {
     pub whiskers: bool,
     /// Category labels when x is not numeric (x = index).
     pub categories: Option<Vec<String>>,
-    /// A series' points are joined by a line: not on a category axis, nor where each x is
-    /// other positions (`Layout::depth_is_position`).
+    /// A series' points (and theory lines) are joined by a line: not on a category axis, nor
+    /// where each depth is other positions (`depth = "full"` on a real game: the plies they
+    /// have left), not a deeper search of the same ones.
     pub lines: bool,
     /// The column names on the x axis and in the series labels, for report.md.
     pub x_column: String,
@@ -620,7 +619,11 @@ fn chart_for(
     let no_minimal: Vec<String> = groups
         .iter()
         .filter(|g| {
-            kind == ChartKind::RatioToMinimal && g.theory.is_none() && g.stat(s, "nodes").is_some()
+            kind == ChartKind::RatioToMinimal
+                && g.theory.is_none()
+                && g.stat(s, "nodes").is_some()
+                // Depth 0 (a finished position) has no tree to compare with.
+                && g.stat(s, "theory_depth").is_some_and(|d| d.max > 0.0)
         })
         .map(|g| {
             format!(
@@ -817,11 +820,11 @@ fn chart_for(
         });
     }
     // A line's dash says its kind in every chart; lines of one kind (trees of several b) take
-    // the greys in turn: style = kind + 3 × (lines of that kind before it).
-    let mut of_kind = [0usize; 3];
+    // the greys in turn: style = kind + LINE_KINDS × (lines of that kind before it).
+    let mut of_kind = [0usize; LINE_KINDS];
     for t in &mut theory {
         let k = t.style;
-        t.style = k + 3 * of_kind[k];
+        t.style = k + LINE_KINDS * of_kind[k];
         of_kind[k] += 1;
     }
     let (ymin, ymax) = series
@@ -871,7 +874,14 @@ fn chart_for(
                 })
                 .collect()
         }),
-        lines: numeric_x && !(x == "depth" && layout.depth_is_position),
+        // Points over depth = full are joined on uniform trees only (a chart of a real game's
+        // positions, or of a real game beside uniform trees, is not).
+        lines: numeric_x
+            && !(x == "depth"
+                && layout.full_depth
+                && groups
+                    .iter()
+                    .any(|g| g.param(s, "game").is_some_and(|v| v != "uniform"))),
         x_column: x.to_string(),
         series_columns: series_cols.to_vec(),
         all_stopped,
@@ -905,8 +915,8 @@ fn group_point(
             // A share of runs: the mean of a 0/1 column, in percent.
             let col = kind.share_column().expect("a share chart");
             g.stat(s, col).map(|st| {
-                let p = 100.0 * st.mean;
-                (p, p, p)
+                let (lo, hi) = wilson(st.mean, st.n);
+                (100.0 * st.mean, 100.0 * lo, 100.0 * hi)
             })
         }
         ChartKind::Qnodes => g.stat(s, "qnodes").filter(|st| st.max > 0.0).map(point),
@@ -918,6 +928,25 @@ fn group_point(
             Some((y / m, lo / m, hi / m))
         }
     }
+}
+
+/// The Wilson score 95% interval of a share `p` of `n` runs: unlike p ± 1.96·√(p(1−p)/n), it
+/// stays within [0, 1] and does not shrink to nothing at 0 or 1 of a few runs (0 of 10:
+/// 0 to 27.8%).
+pub(super) fn wilson(p: f64, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = n as f64;
+    let z2n = Z * Z / n;
+    let centre = p + z2n / 2.0;
+    let half = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
+    let scale = 1.0 + z2n;
+    (
+        ((centre - half) / scale).max(0.0),
+        ((centre + half) / scale).min(1.0),
+    )
 }
 
 /// The theory line `tk` of a chart, named `name`: one line when the groups at each x agree on

@@ -23,22 +23,31 @@ const PALETTE: [RGBColor; 13] = [
     RGBColor(102, 17, 0),
 ];
 /// The colour and dash (length, gap in pixels) of a dashed line of style `i` (`Series::style`:
-/// kind + 3 × its place among the lines of that kind). The dash says the kind in every chart
-/// (full tree dashed, minimal tree dotted, others long-dashed); the first line of each kind has
-/// its own grey (the full and the minimal tree must not look alike where they run close), and
-/// further lines of one kind take the other greys in turn.
+/// kind + LINE_KINDS × its place among the lines of that kind). The dash says the kind in every
+/// chart (full tree dashed, minimal tree dotted, others long-dashed); the first line of each
+/// kind has its own grey (the full and the minimal tree must not look alike where they run
+/// close), and further lines of one kind take the next greys in turn.
 pub(super) fn dashed_style(i: usize) -> (RGBColor, (u32, u32)) {
-    const DASHES: [(u32, u32); 3] = [(14, 9), (5, 6), (30, 8)];
-    let n = THEORY_COLORS.len();
-    let (kind, place) = (i % n, i / n);
-    (THEORY_COLORS[(kind + place) % n], DASHES[kind])
+    const DASHES: [(u32, u32); LINE_KINDS] = [(14, 9), (5, 6), (30, 8)];
+    let (kind, place) = (i % LINE_KINDS, i / LINE_KINDS);
+    (
+        THEORY_GREYS[(FIRST_GREY[kind] + place) % THEORY_GREYS.len()],
+        DASHES[kind],
+    )
 }
 
-const THEORY_COLORS: [RGBColor; 3] = [
-    RGBColor(80, 80, 80),
+/// The kinds of dashed line (`plan::LINE_FULL`, ...).
+pub(super) const LINE_KINDS: usize = 3;
+/// Five greys, dark to light: five lines of one kind before one looks like another.
+const THEORY_GREYS: [RGBColor; 5] = [
     RGBColor(0, 0, 0),
+    RGBColor(80, 80, 80),
+    RGBColor(120, 120, 120),
     RGBColor(150, 150, 150),
+    RGBColor(185, 185, 185),
 ];
+/// Each kind's first grey: the full tree dark grey, the minimal tree black, the others light.
+const FIRST_GREY: [usize; LINE_KINDS] = [1, 0, 3];
 
 pub const WIDTH: u32 = 1200;
 pub const PLOT_HEIGHT: u32 = 800;

@@ -254,3 +254,47 @@ fn long_titles_take_two_balanced_lines() {
     let t = "w".repeat(200);
     assert_eq!(title_lines(&t, fits).1, 20);
 }
+
+/// The Wilson score 95% interval of a share (Wilson 1927), checked against the closed form
+/// evaluated independently (0 of 10: 0 to 0.2775; 5 of 10: 0.2366 to 0.7634): within [0, 1],
+/// symmetric about 1/2.
+#[test]
+fn wilson_intervals_match_the_published_values() {
+    use super::plan::wilson;
+    let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
+    let (lo, hi) = wilson(0.0, 10);
+    assert!(lo == 0.0 && close(hi, 0.2775), "{lo} {hi}");
+    let (lo, hi) = wilson(0.5, 10);
+    assert!(close(lo, 0.2366) && close(hi, 0.7634), "{lo} {hi}");
+    let (lo, hi) = wilson(1.0, 10);
+    assert!(
+        close(lo, 0.7225) && close(hi, 1.0) && hi <= 1.0,
+        "{lo} {hi}"
+    );
+    let (lo, hi) = wilson(0.2, 100);
+    assert!(close(lo, 0.13337) && close(hi, 0.28883), "{lo} {hi}");
+    assert_eq!(wilson(0.3, 0), (0.0, 1.0));
+}
+
+/// A dashed line's dash says its kind, and five lines of one kind look different before one
+/// repeats.
+#[test]
+fn dashed_lines_keep_their_kind_and_differ_within_it() {
+    use super::style::{dashed_style, LINE_KINDS};
+    for kind in 0..LINE_KINDS {
+        let looks: Vec<_> = (0..5)
+            .map(|place| dashed_style(kind + LINE_KINDS * place))
+            .collect();
+        assert!(looks.iter().all(|l| l.1 == looks[0].1), "one dash per kind");
+        for (a, la) in looks.iter().enumerate() {
+            for lb in &looks[a + 1..] {
+                assert_ne!(
+                    la.0, lb.0,
+                    "kind {kind}: two of its first five lines share a grey"
+                );
+            }
+        }
+    }
+    let dashes: Vec<_> = (0..LINE_KINDS).map(|k| dashed_style(k).1).collect();
+    assert!(dashes[0] != dashes[1] && dashes[1] != dashes[2] && dashes[0] != dashes[2]);
+}
