@@ -205,16 +205,23 @@ pub fn draw<DB: DrawingBackend>(
                                 ))
                                 .map_err(e)?;
                         }
-                        if !c.log_x {
-                            let caps = [(!zero_min).then_some(lo), Some(p.hi)];
-                            for yv in caps.into_iter().flatten() {
-                                $chart
-                                    .draw_series(std::iter::once(PathElement::new(
-                                        vec![(x - cap, yv), (x + cap, yv)],
-                                        st,
-                                    )))
-                                    .map_err(e)?;
-                            }
+                        // Caps as wide as on a linear axis of the same spacing: on a log
+                        // one, a factor of a twentieth of the narrowest gap (at most a
+                        // twentieth of a decade) either side.
+                        let (cl, cr) = if c.log_x {
+                            let f = 10f64.powf(0.05 * log_step.min(1.0));
+                            (x / f, x * f)
+                        } else {
+                            (x - cap, x + cap)
+                        };
+                        let caps = [(!zero_min).then_some(lo), Some(p.hi)];
+                        for yv in caps.into_iter().flatten() {
+                            $chart
+                                .draw_series(std::iter::once(PathElement::new(
+                                    vec![(cl, yv), (cr, yv)],
+                                    st,
+                                )))
+                                .map_err(e)?;
                         }
                     }
                 }
