@@ -602,17 +602,15 @@ fn chart_for(
         ebf_left_out(g)
             || (kind.share_column().is_some() && g.budget > 0 && g.budget == g.rows.len())
     };
-    let all_stopped: Vec<String> = groups
-        .iter()
-        .filter(|g| omitted(g))
-        .map(|g| {
-            format!(
-                "{} at {x} = {}",
-                series_label(g),
-                g.param(s, x).unwrap_or("")
-            )
-        })
-        .collect();
+    // A group with no point, named for report.md: `series at x = value`.
+    let named = |g: &&Group| {
+        format!(
+            "{} at {x} = {}",
+            series_label(g),
+            g.param(s, x).unwrap_or("")
+        )
+    };
+    let all_stopped: Vec<String> = groups.iter().filter(|g| omitted(g)).map(named).collect();
     // The ratio chart has no point for a group without a minimal tree (on a real game b is
     // fitted to the finished minimax/negamax runs of the same positions and depth, and a
     // budget may have stopped them all): report.md names such groups.
@@ -625,13 +623,7 @@ fn chart_for(
                 // Depth 0 (a finished position) has no tree to compare with.
                 && g.stat(s, "theory_depth").is_some_and(|d| d.max > 0.0)
         })
-        .map(|g| {
-            format!(
-                "{} at {x} = {}",
-                series_label(g),
-                g.param(s, x).unwrap_or("")
-            )
-        })
+        .map(named)
         .collect();
     // x values of left-out groups, by series label: their lines break there.
     let mut breaks: Vec<(String, f64)> = Vec::new();
