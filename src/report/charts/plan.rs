@@ -162,12 +162,22 @@ fn varying(s: &Summary, col: &str) -> bool {
     s.groups.iter().any(|g| g.key[i] != s.groups[0].key[i])
 }
 
+/// How a chart shows a column's empty value: a table column (`tt_*`) is empty on a run
+/// without a table; any other on a run the column does not apply to.
+fn blank(col: &str) -> &'static str {
+    if col.starts_with("tt_") {
+        "no table"
+    } else {
+        "none"
+    }
+}
+
 fn label_of(s: &Summary, g: &Group, cols: &[String], with_names: bool) -> String {
     cols.iter()
         .filter_map(|c| {
             let v = g.param(s, c).unwrap_or("");
             if with_names {
-                let v = if v.is_empty() { "none" } else { v };
+                let v = if v.is_empty() { blank(c) } else { v };
                 Some(format!("{c}={v}"))
             } else if v.is_empty() {
                 // Not set for this group (the variant of minimax): nothing to tell apart.
@@ -255,6 +265,8 @@ fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
         "tt_bits" => Some("log2 of table entries"),
         c if TABLE_SIZE_COLUMNS.contains(&c) => Some("table entries"),
         "tt_key_bits" => Some("hash-key bits stored"),
+        "tt_bounds" => Some("bounds the table stores"),
+        "tt_replacement" => Some("replacement scheme"),
         "tt_bytes" => Some("bytes"),
         "height" => Some("plies"),
         _ => None,
@@ -670,7 +682,7 @@ fn chart_for(
         let xv = g.param(s, x).unwrap_or("").to_string();
         let p = Point {
             x: xpos(&xv),
-            x_label: if xv.is_empty() { "none".into() } else { xv },
+            x_label: if xv.is_empty() { blank(x).into() } else { xv },
             y,
             lo,
             hi,
@@ -859,7 +871,7 @@ fn chart_for(
             xs.iter()
                 .map(|v| {
                     if v.is_empty() {
-                        "none".into()
+                        blank(x).into()
                     } else {
                         v.clone()
                     }
