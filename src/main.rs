@@ -137,16 +137,12 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
     runner::prepare_output(&dir)?;
     let _lock = runner::lock_output(&dir)?;
-    report::check_results_folder(&dir, &plan.name, &file)?;
+    let earlier = report::check_results_folder(&dir, &plan.name, &file)?;
     // A partial file beside a manifest with its end time is a finished run's, killed after
     // the end time and before it removed the file: every run is in runs.csv, nothing is
     // interrupted, so the leftover goes (rather than being resumed, or refused as an
     // unfinished run's).
-    if report::manifest::Manifest::read(&dir)
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.finished.is_some())
-    {
+    if earlier.is_some_and(|m| m.finished.is_some()) {
         partial::remove(&dir)?;
     }
     // An interrupted run of the same plan by the same build: its finished runs are

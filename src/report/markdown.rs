@@ -135,11 +135,11 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
     };
     // Where b is fitted to minimax's node count (a real game), the minimal tree is a uniform
     // tree's: the real game's subtrees differ in size, so a search can enter fewer nodes.
-    let fitted = i.summary.groups.iter().any(|g| {
-        g.theory
-            .as_ref()
-            .is_some_and(|t| t.source != crate::report::summary::BRANCHING_COLUMN)
-    });
+    let fitted = i
+        .summary
+        .groups
+        .iter()
+        .any(|g| g.theory.as_ref().is_some_and(|t| t.fitted()));
     let theory = match (theory_lines, fitted) {
         (false, _) => "",
         (true, false) => {

@@ -111,7 +111,12 @@ fn not_a_file(p: &Path) -> Option<String> {
 /// run) names another experiment, or which has none (a folder of the user's own). A rerun of
 /// the same experiment replaces its results, as it always did.
 /// (`file`: the experiment file run, which may itself be the folder's experiment.toml.)
-pub fn check_results_folder(dir: &Path, name: &str, file: &Path) -> Result<()> {
+/// Returns the folder's manifest when it is a results folder of `name`.
+pub fn check_results_folder(
+    dir: &Path,
+    name: &str,
+    file: &Path,
+) -> Result<Option<manifest::Manifest>> {
     let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
     let mut held: Vec<String> = OUTPUT_FILES
         .iter()
@@ -127,7 +132,7 @@ pub fn check_results_folder(dir: &Path, name: &str, file: &Path) -> Result<()> {
             .filter_map(|p| p.file_name()?.to_str().map(|n| format!("charts/{n}"))),
     );
     if held.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let shown = |held: &[String]| {
         let mut t = held.iter().take(4).cloned().collect::<Vec<_>>().join(", ");
@@ -137,7 +142,7 @@ pub fn check_results_folder(dir: &Path, name: &str, file: &Path) -> Result<()> {
         t
     };
     let what = match manifest::Manifest::read(dir) {
-        Ok(Some(m)) if m.experiment == name => return Ok(()),
+        Ok(Some(m)) if m.experiment == name => return Ok(Some(m)),
         Ok(Some(m)) => format!(
             "the results of experiment `{}` (manifest.json)",
             m.experiment

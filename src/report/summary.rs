@@ -49,6 +49,14 @@ pub struct Theory {
     pub pearl_r: f64,
 }
 
+impl Theory {
+    /// b is fitted to minimax/negamax (a real game), not the `branching` column: its trees
+    /// are a uniform tree's, a reference rather than a bound for the game's search.
+    pub fn fitted(&self) -> bool {
+        self.source != BRANCHING_COLUMN
+    }
+}
+
 /// One group of runs: the same value in every parameter column.
 #[derive(Clone, Debug)]
 pub struct Group {

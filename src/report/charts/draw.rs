@@ -231,12 +231,11 @@ pub fn draw<DB: DrawingBackend>(
             // a point on the theory sits on its line wherever the dodge put it.
             let band = (k >= 2.0).then(|| (dodge(0), dodge(k as usize - 1)));
             let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
+            // Where the points are not joined (each x other positions), neither is the theory:
+            // a flat stroke across each x's band (the ratio-1 line still spans).
+            let spans = c.lines || c.categories.is_some() || c.kind == ChartKind::RatioToMinimal;
             for s in &c.theory {
                 let (col, (dash, gap)) = dashed_style(s.style);
-                // Where the points are not joined (each x other positions), neither is the
-                // theory: a flat stroke across each x's band (the ratio-1 line still spans).
-                let spans =
-                    c.lines || c.categories.is_some() || c.kind == ChartKind::RatioToMinimal;
                 let runs: Vec<Vec<(f64, f64)>> = if spans {
                     vec![dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)))]
                 } else {
@@ -373,17 +372,14 @@ pub(super) fn title_lines(title: &str, fits: impl Fn(&str, u32) -> bool) -> (Vec
     if let Some(px) = sizes(28).find(|&px| fits(title, px)) {
         return (vec![title.to_string()], px);
     }
-    let chars: Vec<(usize, char)> = title.char_indices().collect();
-    let split = chars
-        .iter()
-        .filter(|(_, c)| *c == ' ')
-        .map(|&(i, _)| i)
-        .min_by_key(|&i| {
-            title[..i]
-                .chars()
-                .count()
-                .max(title[i + 1..].chars().count())
-        });
+    // A space's byte offset, keyed by the longer side's length in characters.
+    let total = title.chars().count();
+    let split = title
+        .char_indices()
+        .enumerate()
+        .filter(|(_, (_, c))| *c == ' ')
+        .min_by_key(|&(k, _)| k.max(total - k - 1))
+        .map(|(_, (i, _))| i);
     let Some(i) = split else {
         let px = sizes(20).find(|&px| fits(title, px)).unwrap_or(20);
         return (vec![title.to_string()], px);

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::super::summary::{cmp_values, fmt_num, Group, Summary, BRANCHING_COLUMN};
+use super::super::summary::{cmp_values, fmt_num, Group, Summary, Theory};
 use super::super::table::numeric;
 use super::style::LINE_KINDS;
 use crate::experiment::config::{ChartKind, PointStat, TheoryKind, Whiskers, XScale};
@@ -723,11 +723,9 @@ fn chart_for(
     let wanted = |t: TheoryKind| layout.theory.contains(&t);
     // Where b is fitted (the uniform tree as big as minimax's), the legend says so: such a
     // tree's minimal tree is no lower bound for a real game's search.
-    let fitted = groups.iter().any(|g| {
-        g.theory
-            .as_ref()
-            .is_some_and(|t| t.source != BRANCHING_COLUMN)
-    });
+    let fitted = groups
+        .iter()
+        .any(|g| g.theory.as_ref().is_some_and(Theory::fitted));
     let of_b = if fitted {
         ", b fitted to minimax/negamax"
     } else {
