@@ -197,14 +197,27 @@ fn plot_with_foreign_columns_is_an_input_error() {
         err.contains("column `status` holds `bogus`; allowed: ok, budget"),
         "{err}"
     );
-    // Rows of unequal length.
-    fs::write(
-        tmp.path().join("runs.csv"),
-        hand_made() + "tiny,x,uniform\n",
-    )
-    .unwrap();
-    harness().arg("plot").arg(tmp.path()).assert().code(2);
-    assert_untouched(tmp.path());
+    // Rows of unequal length (the header and four rows before it: line 6).
+    let err = plot_refuses(tmp.path(), &(hand_made() + "tiny,x,uniform\n"));
+    assert!(
+        err.contains("runs.csv:6: 3 fields, where the header has"),
+        "{err}"
+    );
+    // The same lines with CRLF endings (the csv crate's own line count is one short there).
+    let crlf = |text: String| text.replace('\n', "\r\n");
+    let err = plot_refuses(tmp.path(), &crlf(hand_made() + "tiny,x,uniform\n"));
+    assert!(
+        err.contains("runs.csv:6: 3 fields, where the header has"),
+        "{err}"
+    );
+    let bogus = csv(&rows).replacen(",static,", ",static,\"\",", 1);
+    let err = plot_refuses(tmp.path(), &crlf(bogus));
+    assert!(err.contains("runs.csv:5: "), "{err}");
+    let err = plot_refuses(tmp.path(), &crlf(csv(&rows).replacen(",ok,", ",bogus,", 1)));
+    assert!(
+        err.contains("runs.csv:2: column `status` holds `bogus`"),
+        "{err}"
+    );
 }
 
 /// A runs.csv in the columns this build of harness writes (taken from the library, so columns

@@ -182,6 +182,23 @@ fn kind_of(name: &str) -> Option<Kind> {
     })
 }
 
+/// The line (from 1) on which byte `at` of `path` stands. The csv crate's own line count
+/// is one short per CRLF record, so harness counts the newlines itself.
+fn line_at(path: &Path, at: u64) -> u64 {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let mut newlines = 0;
+    let mut buf = [0u8; 1 << 16];
+    // The crate puts a CRLF record's start on its leading newline: count through `at`.
+    let mut file = std::io::BufReader::new(file).take(at + 1);
+    while let Ok(n @ 1..) = file.read(&mut buf) {
+        newlines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
+    }
+    newlines + 1
+}
+
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
 pub fn read_runs(path: &Path) -> Result<Table> {
     let shown = path.display();
@@ -239,13 +256,24 @@ pub fn read_runs(path: &Path) -> Result<Table> {
         )));
     }
     let mut rows = Vec::new();
+    // Where each row starts, in bytes: an error names the row's line, counted on demand.
+    let mut starts = Vec::new();
     for rec in rdr.records() {
         let rec = rec.map_err(|e| {
-            let line = e.position().map(|p| p.line()).unwrap_or(0);
-            Error::input(format!("{shown}:{line}: {e}"))
+            let line = e.position().map_or(0, |p| line_at(path, p.byte()));
+            let what = match e.kind() {
+                ::csv::ErrorKind::UnequalLengths {
+                    expected_len, len, ..
+                } => format!("{len} fields, where the header has {expected_len}"),
+                ::csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".to_string(),
+                _ => e.to_string(),
+            };
+            Error::input(format!("{shown}:{line}: {what}"))
         })?;
+        starts.push(rec.position().map_or(0, |p| p.byte()));
         rows.push(rec.iter().map(str::to_string).collect::<Vec<_>>());
     }
+    let line = |r: usize| line_at(path, starts[r]);
     if rows.is_empty() {
         return Err(Error::input(format!("{shown}: no runs (only a header)")));
     }
@@ -257,7 +285,7 @@ pub fn read_runs(path: &Path) -> Result<Table> {
             if !kind.admits(&row[c]) {
                 return Err(Error::input(format!(
                     "{shown}:{}: column `{name}` holds `{}`, not {}",
-                    r + 2,
+                    line(r),
                     row[c],
                     kind.describe()
                 )));
@@ -269,7 +297,7 @@ pub fn read_runs(path: &Path) -> Result<Table> {
         if !statuses.contains(&row[status].as_str()) {
             return Err(Error::input(format!(
                 "{shown}:{}: column `status` holds `{}`; allowed: {}",
-                r + 2,
+                line(r),
                 row[status],
                 statuses.join(", ")
             )));
@@ -285,7 +313,7 @@ pub fn read_runs(path: &Path) -> Result<Table> {
                 if !row[c].is_empty() {
                     return Err(Error::input(format!(
                         "{shown}:{}: a run stopped by a budget holds `{}` in `{name}`; harness leaves value, best_move and pv empty there",
-                        r + 2,
+                        line(r),
                         row[c]
                     )));
                 }
