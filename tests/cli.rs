@@ -724,6 +724,30 @@ fn type_errors_name_the_key_in_plain_words() {
             "one table whose values may be lists",
         ],
     );
+    // A number or a boolean where a name goes lists the names, as an unknown name does.
+    bad(
+        "algorithm = \"alphabeta\"",
+        "algorithm = 5",
+        &[
+            "exp.toml:9:13:",
+            "`algorithm`",
+            "allowed: minimax, negamax, alphabeta, solve",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\ntie_break = [\"first\", true]",
+        &["exp.toml:12:23:", "`tie_break`", "allowed: first, random"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\nx_scale = 3",
+        &[
+            "exp.toml:13:11:",
+            "`x_scale`",
+            "allowed: `linear`, `log`, `category`",
+        ],
+    );
     // No serde type name is left in these messages.
     for (from, to) in [
         ("kind = \"tictactoe\"", "kind = 1"),

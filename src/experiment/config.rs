@@ -577,14 +577,25 @@ named!(crate::games::uniform::Model, "model");
 
 impl<'de, T: NamedValue> Deserialize<'de> for Named<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        T::from_name(&s).map(Named).ok_or_else(|| {
-            de::Error::custom(format!(
-                "unknown {} `{s}`; allowed: {}",
-                T::WHAT,
-                T::NAMES.join(", ")
-            ))
-        })
+        // A visitor rather than `String::deserialize`, so a value of another type (a number,
+        // a boolean) is told the allowed names too, not only "expected a string".
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<T: NamedValue> de::Visitor<'_> for V<T> {
+            type Value = Named<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "a name in quotes; allowed: {}", T::NAMES.join(", "))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<Self::Value, E> {
+                T::from_name(s).map(Named).ok_or_else(|| {
+                    E::custom(format!(
+                        "unknown {} `{s}`; allowed: {}",
+                        T::WHAT,
+                        T::NAMES.join(", ")
+                    ))
+                })
+            }
+        }
+        d.deserialize_str(V(std::marker::PhantomData))
     }
 }
 
@@ -986,6 +997,12 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                         .any(|w| msg.contains(w))
                 {
                     format!("`kind` takes a game name in quotes, or a list of them; allowed: {GAME_KINDS}")
+                } else if msg == "wanted string or table" {
+                    // A name from a fixed list (an enum), given as a number or a boolean.
+                    match allowed_names(src, span.clone()) {
+                        Some(allowed) => format!("takes a name in quotes; allowed: {allowed}"),
+                        None => msg,
+                    }
                 } else {
                     msg
                 };
@@ -1005,6 +1022,25 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             None => Error::input(format!("{}: {msg}", path.display())),
         }
     })
+}
+
+/// The names a key takes, for a value at `span` that is no name: the file parsed again with
+/// the name `?` in its place gives serde's "unknown variant" message, which lists them.
+fn allowed_names(src: &str, span: std::ops::Range<usize>) -> Option<String> {
+    let stand_in = format!("{}\"?\"{}", src.get(..span.start)?, src.get(span.end..)?);
+    let e = toml::from_str::<ExperimentFile>(&stand_in).err()?;
+    if e.span().map(|s| s.start) != Some(span.start) {
+        return None;
+    }
+    // serde: "unknown variant `?`, expected one of `a`, `b`, `c`" (or "`a` or `b`").
+    let (_, list) = e.message().split_once("expected ")?;
+    let names: Vec<String> = list
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
 }
 
 /// The length of the TOML date-time (`1979-05-27T07:32:00Z`, `1979-05-27`, `07:32:00`, with
