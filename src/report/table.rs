@@ -341,6 +341,72 @@ pub fn read_runs(path: &Path) -> Result<Table> {
 /// A table of rows as `harness run` writes them, with the columns' roles: parameters before
 /// `status` or known by name, counters where every value is a number.
 pub fn from_parts(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+    with_nodes_over_best(classify(header, rows))
+}
+
+/// The column derived from runs.csv when the experiment has `oracle-best` runs: a run's nodes
+/// over the nodes of the `oracle-best` run of the same position with every other parameter
+/// the same (algorithm, variant, depth, table, ...), the best-first tree of that position
+/// (the mean of those runs' nodes if there are several). Empty where there is no such run or
+/// either was stopped by a budget. Not written to runs.csv: summary.csv summarizes it as a
+/// counter.
+pub const NODES_OVER_BEST: &str = "nodes_over_best";
+
+fn with_nodes_over_best(mut t: Table) -> Table {
+    let (Some(ord), Some(nodes), Some(status)) =
+        (t.col("ordering"), t.col("nodes"), t.col("status"))
+    else {
+        return t;
+    };
+    let best_first = |r: &[String]| r[ord] == "oracle-best";
+    if t.col(NODES_OVER_BEST).is_some() || !t.rows.iter().any(|r| best_first(r)) {
+        return t;
+    }
+    let ok = Status::Ok.name();
+    let values: Vec<String> = {
+        // Runs of the same position and parameters but the ordering share a key.
+        let key_cols: Vec<usize> = (0..t.header.len())
+            .filter(|&i| {
+                (t.roles[i] == Role::Parameter && i != ord)
+                    || ["position_id", "position"].contains(&t.header[i].as_str())
+            })
+            .collect();
+        fn key<'a>(cols: &[usize], r: &'a [String]) -> Vec<&'a str> {
+            cols.iter().map(|&i| r[i].as_str()).collect()
+        }
+        let mut best: std::collections::BTreeMap<Vec<&str>, (f64, u32)> = Default::default();
+        for r in t.rows.iter().filter(|r| best_first(r) && r[status] == ok) {
+            if let Some(n) = numeric(&r[nodes]) {
+                let e = best.entry(key(&key_cols, r)).or_insert((0.0, 0));
+                e.0 += n;
+                e.1 += 1;
+            }
+        }
+        t.rows
+            .iter()
+            .map(
+                |r| match (best.get(&key(&key_cols, r)), numeric(&r[nodes])) {
+                    (Some(&(sum, k)), Some(n)) if r[status] == ok && sum > 0.0 => {
+                        format!("{}", n / (sum / f64::from(k)))
+                    }
+                    _ => String::new(),
+                },
+            )
+            .collect()
+    };
+    if values.iter().all(String::is_empty) {
+        return t;
+    }
+    t.header.push(NODES_OVER_BEST.to_string());
+    for (r, v) in t.rows.iter_mut().zip(values) {
+        r.push(v);
+    }
+    t.roles.push(Role::Counter);
+    t
+}
+
+/// Sorts the columns into roles.
+fn classify(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
     let status = header.iter().position(|h| h == "status").unwrap_or(0);
     let roles = header
         .iter()
@@ -411,5 +477,48 @@ mod tests {
                 "column `{name}`"
             );
         }
+    }
+
+    /// A run's nodes over those of the oracle-best run of its position and parameters: empty
+    /// without one, with a budget stop on either side, and for another algorithm or depth.
+    #[test]
+    fn nodes_over_best_divides_by_the_same_positions_oracle_best_run() {
+        let header = [
+            "position",
+            "algorithm",
+            "depth",
+            "ordering",
+            "status",
+            "nodes",
+        ];
+        let rows = [
+            ["p1", "alphabeta", "4", "oracle-best", "ok", "10"],
+            ["p1", "alphabeta", "4", "natural", "ok", "35"],
+            ["p1", "alphabeta", "4", "random", "budget", "50"],
+            ["p2", "alphabeta", "4", "natural", "ok", "35"],
+            ["p1", "alphabeta", "5", "natural", "ok", "35"],
+            ["p1", "minimax", "4", "natural", "ok", "35"],
+            ["p3", "alphabeta", "4", "oracle-best", "budget", "60"],
+            ["p3", "alphabeta", "4", "static", "ok", "70"],
+        ];
+        let t = from_parts(
+            header.iter().map(|h| h.to_string()).collect(),
+            rows.iter()
+                .map(|r| r.iter().map(|c| c.to_string()).collect())
+                .collect(),
+        );
+        let c = t.col(NODES_OVER_BEST).expect("derived column");
+        assert_eq!(t.roles[c], Role::Counter);
+        let got: Vec<&str> = t.rows.iter().map(|r| r[c].as_str()).collect();
+        assert_eq!(got, ["1", "3.5", "", "", "", "", "", ""]);
+        // No oracle-best run: no column.
+        let t = from_parts(
+            header.iter().map(|h| h.to_string()).collect(),
+            rows[1..6]
+                .iter()
+                .map(|r| r.iter().map(|c| c.to_string()).collect())
+                .collect(),
+        );
+        assert_eq!(t.col(NODES_OVER_BEST), None);
     }
 }
