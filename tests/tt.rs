@@ -411,10 +411,10 @@ fn iterative_deepening_counts_every_iteration() {
     s.iterative = true;
     let r = search(&mut g, &s, 1).unwrap();
     assert_eq!(
-        r.iteration_nodes,
+        iteration_nodes(&r),
         vec![10, 82, 586, 3610, 18730, 73450, 221626, 422074, 549946]
     );
-    assert_eq!(r.counters.nodes, r.iteration_nodes.iter().sum::<u64>());
+    adds_up(&r);
     assert_eq!(r.value, 0);
     for table in [None, Some(tt(4096, Replacement::Bucket))] {
         for algorithm in [Algorithm::Negamax, Algorithm::AlphaBeta] {
@@ -422,15 +422,27 @@ fn iterative_deepening_counts_every_iteration() {
             s.algorithm = algorithm;
             s.iterative = true;
             let r = search(&mut g, &s, 1).unwrap();
-            assert_eq!(r.iteration_nodes.len(), 9);
-            assert_eq!(r.counters.nodes, r.iteration_nodes.iter().sum::<u64>());
+            assert_eq!(r.iterations.len(), 9);
+            adds_up(&r);
             assert_eq!(r.value, 0);
             assert!(r.best_move.is_some());
         }
     }
     // Without iterative deepening the list stays empty.
     let r = search(&mut g, &spec(9, Variant::FailSoft, "natural", None), 1).unwrap();
-    assert!(r.iteration_nodes.is_empty());
+    assert!(r.iterations.is_empty());
+}
+
+fn iteration_nodes<M>(r: &harness::search::SearchResult<M>) -> Vec<u64> {
+    r.iterations.iter().map(|c| c.nodes).collect()
+}
+
+/// Every per-iteration counter adds up to the search's total.
+fn adds_up<M>(r: &harness::search::SearchResult<M>) {
+    for (name, get) in harness::search::counters::PER_ITERATION {
+        let sum: u64 = r.iterations.iter().map(get).sum();
+        assert_eq!(sum, get(&r.counters), "iteration_{name}");
+    }
 }
 
 fn run_experiment(file: &str) -> Vec<csv::StringRecord> {
@@ -540,20 +552,22 @@ fn shipped_size_and_enhancement_experiments_run() {
         let status = col(&rows, "status");
         assert!(rows[1..].iter().all(|r| &r[status] == "ok"));
     }
-    // With iterative deepening, iteration_nodes adds up to nodes.
+    // With iterative deepening, each iteration_ column adds up to its counter's total.
     let rows = run_experiment("experiments/enhancements.toml");
-    let (it, nodes) = (col(&rows, "iteration_nodes"), col(&rows, "nodes"));
     let mut seen = 0;
-    for r in &rows[1..] {
-        if r[it].is_empty() {
-            continue;
+    for (name, _) in harness::search::counters::PER_ITERATION {
+        let (it, total) = (col(&rows, &format!("iteration_{name}")), col(&rows, name));
+        for r in &rows[1..] {
+            if r[it].is_empty() {
+                continue;
+            }
+            let sum: u64 = r[it]
+                .split(' ')
+                .map(|p| p.split_once(':').unwrap().1.parse::<u64>().unwrap())
+                .sum();
+            assert_eq!(sum, r[total].parse::<u64>().unwrap(), "iteration_{name}");
+            seen += 1;
         }
-        let total: u64 = r[it]
-            .split(' ')
-            .map(|p| p.split_once(':').unwrap().1.parse::<u64>().unwrap())
-            .sum();
-        assert_eq!(total, r[nodes].parse::<u64>().unwrap());
-        seen += 1;
     }
     assert!(seen > 0);
 }
@@ -767,7 +781,7 @@ fn counters_of_a_search_counted_by_hand() {
     assert_eq!(shape(&plain.counters), (8, 3, 3, 5, 9, 2, 2));
     assert_eq!(plain.counters.max_ply, 3);
     assert_eq!(credits(&plain.counters), (0, 0, 0));
-    assert!(plain.iteration_nodes.is_empty());
+    assert!(plain.iterations.is_empty());
     for (ordering, credit) in [("killer", (0, 1, 0)), ("history", (0, 0, 1))] {
         let r = run(ordering, false, None);
         assert_eq!(shape(&r.counters), (8, 3, 3, 5, 9, 2, 2), "{ordering}");
@@ -779,7 +793,7 @@ fn counters_of_a_search_counted_by_hand() {
         ("history", (0, 0, 3)),
     ] {
         let r = run(ordering, true, None);
-        assert_eq!(r.iteration_nodes, vec![4, 6, 8], "{ordering}");
+        assert_eq!(iteration_nodes(&r), vec![4, 6, 8], "{ordering}");
         assert_eq!(shape(&r.counters), (18, 9, 5, 9, 19, 4, 4), "{ordering}");
         assert_eq!(credits(&r.counters), credit, "iterative {ordering}");
     }

@@ -93,7 +93,7 @@ pub struct Finished {
     pub pv: String,
     pub counters: Counters,
     pub bm_hit: Option<bool>,
-    pub iteration_nodes: Vec<u64>,
+    pub iterations: Vec<Counters>,
     pub reference: Option<Reference>,
 }
 
@@ -110,7 +110,7 @@ impl Finished {
             pv: r.pv.clone(),
             counters: r.counters,
             bm_hit: r.bm_hit,
-            iteration_nodes: r.iteration_nodes.clone(),
+            iterations: r.iterations.clone(),
             reference: r.reference,
         }
     }
@@ -132,7 +132,7 @@ impl Finished {
             pv: self.pv.clone(),
             counters: self.counters,
             bm_hit: self.bm_hit,
-            iteration_nodes: self.iteration_nodes.clone(),
+            iterations: self.iterations.clone(),
             reference: self.reference,
         })
     }
@@ -308,7 +308,17 @@ mod tests {
                 ..Counters::default()
             },
             bm_hit: Some(true),
-            iteration_nodes: vec![1, 4],
+            iterations: vec![
+                Counters {
+                    nodes: 1,
+                    ..Counters::default()
+                },
+                Counters {
+                    nodes: 4,
+                    cutoffs: 2,
+                    ..Counters::default()
+                },
+            ],
             reference: Some(Reference {
                 value: -2,
                 value_wrong: false,

@@ -148,7 +148,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
             pv: String::new(),
             counters: result.counters,
             bm_hit: None,
-            iteration_nodes: Vec::new(),
+            iterations: Vec::new(),
             reference: None,
         });
     }
@@ -178,7 +178,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
         pv: pv.join(" "),
         counters: result.counters,
         bm_hit: result.best_move.and_then(|m| g.suite_hit(m)),
-        iteration_nodes: result.iteration_nodes,
+        iterations: result.iterations,
         reference,
     })
 }
@@ -293,7 +293,7 @@ pub fn blank_records(plan: &Plan) -> Vec<RunRecord> {
             pv: String::new(),
             counters: Default::default(),
             bm_hit: None,
-            iteration_nodes: Vec::new(),
+            iterations: Vec::new(),
             reference: None,
         })
         .collect()

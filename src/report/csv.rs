@@ -9,6 +9,7 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::experiment::plan::{Run, OPTION_COLUMNS};
 use crate::report::summary::fixed_or_scientific;
+use crate::search::counters::PER_ITERATION;
 use crate::search::{Counters, Status};
 
 /// One finished (or budget-stopped) run.
@@ -28,8 +29,8 @@ pub struct RunRecord {
     /// Whether the best move is one of the position's annotated best moves (EPD `bm`, or
     /// avoids `am`); `None` for positions without such annotations.
     pub bm_hit: Option<bool>,
-    /// Iterative deepening: nodes per iteration, depth 1 first.
-    pub iteration_nodes: Vec<u64>,
+    /// Iterative deepening: what each iteration counted, depth 1 first.
+    pub iterations: Vec<Counters>,
     /// The comparison with a search without a table (`[search.tt] reference = true`).
     pub reference: Option<Reference>,
 }
@@ -198,6 +199,11 @@ pub const TT_PARAMS: [&str; 7] = [
     "tt_bounds",
 ];
 
+/// The prefix of the per-iteration columns: `iteration_nodes` in every runs.csv, the other
+/// counters of `PER_ITERATION` (`iteration_leaves`, ...) after `TT_COUNTERS` when some run
+/// uses iterative deepening.
+pub const ITERATION_PREFIX: &str = "iteration_";
+
 /// Table, killer, history and iterative-deepening counters (after `COUNTER_COLUMNS`).
 pub const TT_COUNTERS: [&str; 14] = [
     "iteration_nodes",
@@ -258,9 +264,16 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
                 .filter(|_| records.iter().any(|r| r.bm_hit.is_some())),
         )
         .chain(THEORY_COLUMNS.iter())
-        .chain(TT_COUNTERS.iter())
-        .chain(extra.iter())
         .map(|s| s.to_string())
+        .chain(TT_COUNTERS.iter().map(|s| s.to_string()))
+        .chain(
+            PER_ITERATION
+                .iter()
+                .filter(|(name, _)| *name != "nodes")
+                .filter(|_| records.iter().any(|r| r.run.iterative))
+                .map(|(name, _)| format!("{ITERATION_PREFIX}{name}")),
+        )
+        .chain(extra.iter().map(|s| s.to_string()))
         .collect()
 }
 
@@ -325,13 +338,19 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
                 .tt
                 .map(|t| t.bounds.name().to_string())
                 .unwrap_or_default(),
-            "iteration_nodes" => r
-                .iteration_nodes
-                .iter()
-                .enumerate()
-                .map(|(i, n)| format!("{}:{n}", i + 1))
-                .collect::<Vec<_>>()
-                .join(" "),
+            name if name.starts_with(ITERATION_PREFIX) => {
+                let counter = name.strip_prefix(ITERATION_PREFIX);
+                match PER_ITERATION.iter().find(|(n, _)| Some(*n) == counter) {
+                    Some((_, get)) => r
+                        .iterations
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| format!("{}:{}", i + 1, get(c)))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    None => String::new(),
+                }
+            }
             "tt_probes" => c.tt_probes.to_string(),
             "tt_hits" => c.tt_hits.to_string(),
             "tt_cutoffs" => c.tt_cutoffs.to_string(),

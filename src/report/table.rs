@@ -7,8 +7,9 @@
 //! - **parameter**: every other column before `status`, every column named in
 //!   [`KNOWN_PARAMETERS`] wherever it stands, and every column after `status` whose values are
 //!   not all numbers. Summaries group by all parameters.
-//! - **result**: `status`, `value`, `best_move`, `pv`, `iteration_nodes` (iterative
-//!   deepening's nodes per iteration, as text): per-run outcomes, not averaged.
+//! - **result**: `status`, `value`, `best_move`, `pv`, and `iteration_nodes`,
+//!   `iteration_leaves`, ... (iterative deepening's counts per iteration, as text): per-run
+//!   outcomes, not averaged.
 //! - **counter**: every other column after `status` whose non-empty values are all numbers
 //!   (nodes, leaves, ..., ebf, time_ns, and whatever counters or theory columns are added), or
 //!   all `true`/`false` (counted as 1/0, so the mean is a rate: `bm_hit`).
@@ -415,7 +416,7 @@ fn classify(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
             let h = h.as_str();
             if IDENTITY.contains(&h) {
                 Role::Identity
-            } else if RESULTS.contains(&h) {
+            } else if RESULTS.contains(&h) || h.starts_with(runs_csv::ITERATION_PREFIX) {
                 Role::Result
             } else if i < status || KNOWN_PARAMETERS.contains(&h) {
                 Role::Parameter

@@ -51,7 +51,62 @@ pub struct Counters {
     pub cutoffs_history: u64,
 }
 
+/// Reads one count of a `Counters`.
+pub type Read = fn(&Counters) -> u64;
+
+/// The counters iterative deepening reports per iteration (runs.csv `iteration_<name>`),
+/// with how to read each from a `Counters`.
+pub const PER_ITERATION: [(&str, Read); 11] = [
+    ("nodes", |c| c.nodes),
+    ("qnodes", |c| c.qnodes),
+    ("leaves", |c| c.leaves),
+    ("cutoffs", |c| c.cutoffs),
+    ("first_move_cutoffs", |c| c.first_move_cutoffs),
+    ("tt_probes", |c| c.tt_probes),
+    ("tt_hits", |c| c.tt_hits),
+    ("tt_cutoffs", |c| c.tt_cutoffs),
+    ("cutoffs_tt", |c| c.cutoffs_tt),
+    ("cutoffs_killer", |c| c.cutoffs_killer),
+    ("cutoffs_history", |c| c.cutoffs_history),
+];
+
 impl Counters {
+    /// What was counted since `before` (an earlier reading of the same search): each count's
+    /// difference. `max_ply` is the deepest ply so far, `time_ns` and `tt_occupancy` are 0
+    /// (they are read when the search ends).
+    pub fn since(&self, before: &Counters) -> Counters {
+        // Each count named once: the difference of every field but the three below.
+        macro_rules! minus {
+            ($($f:ident),*) => {
+                Counters {
+                    $($f: self.$f - before.$f,)*
+                    max_ply: self.max_ply,
+                    time_ns: 0,
+                    tt_occupancy: 0,
+                }
+            };
+        }
+        minus!(
+            nodes,
+            qnodes,
+            leaves,
+            terminal,
+            cutoffs,
+            first_move_cutoffs,
+            interior,
+            moves_generated,
+            tt_probes,
+            tt_hits,
+            tt_cutoffs,
+            tt_stores,
+            tt_overwrites,
+            tt_collisions,
+            cutoffs_tt,
+            cutoffs_killer,
+            cutoffs_history
+        )
+    }
+
     /// Nodes per second (0 when no time was measured).
     pub fn nodes_per_second(&self) -> f64 {
         if self.time_ns == 0 {

@@ -173,8 +173,8 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     pub counters: Counters,
     pub status: Status,
-    /// Iterative deepening: the nodes of each iteration, depth 1 first (empty otherwise).
-    pub iteration_nodes: Vec<u64>,
+    /// Iterative deepening: what each iteration counted, depth 1 first (empty otherwise).
+    pub iterations: Vec<Counters>,
 }
 
 /// How the ordering is applied in the hot loop, decided once per search.
@@ -229,7 +229,7 @@ pub struct Searcher<G: Game> {
     /// node being entered lies on it.
     prev_pv: Vec<G::Move>,
     follow_pv: bool,
-    iteration_nodes: Vec<u64>,
+    iterations: Vec<Counters>,
     /// Any of the table, killers, history or iterative deepening in use: the searches run
     /// their `EXT = true` instantiation; otherwise the plain one, which compiles all of it out.
     ext: bool,
@@ -338,7 +338,7 @@ impl<G: Game> Searcher<G> {
             history: vec![0; if use_history { root.move_space() } else { 0 }],
             prev_pv: Vec::new(),
             follow_pv: false,
-            iteration_nodes: Vec::new(),
+            iterations: Vec::new(),
             ext: spec.tt.is_some() || use_killer || use_history || spec.iterative,
             aux: use_killer || use_history || spec.iterative,
         })
@@ -367,9 +367,9 @@ impl<G: Game> Searcher<G> {
             self.follow_pv = !self.prev_pv.is_empty();
             self.root_best = None;
             self.root_ties = 0;
-            let before = self.counters.nodes;
+            let before = self.counters;
             value = self.search_depth(game, depth);
-            self.iteration_nodes.push(self.counters.nodes - before);
+            self.iterations.push(self.counters.since(&before));
             if self.aborted {
                 break;
             }
@@ -416,7 +416,7 @@ impl<G: Game> Searcher<G> {
             } else {
                 Status::Ok
             },
-            iteration_nodes: self.iteration_nodes.clone(),
+            iterations: self.iterations.clone(),
         }
     }
 
