@@ -219,6 +219,35 @@ fn the_tt_ordering_term_needs_a_table() {
     ));
 }
 
+/// `killer` and `history` with no run that cuts off (only minimax and negamax) are errors, not
+/// silent no-ops; beside alpha-beta runs they are fine.
+#[test]
+fn killer_and_history_need_a_run_that_cuts_off() {
+    for term in ["killer", "history"] {
+        let ordering = format!("ordering = \"{term}+static\"");
+        let text = GOOD
+            .replacen(
+                "algorithm = \"alphabeta\"",
+                "algorithm = [\"minimax\", \"negamax\"]",
+                1,
+            )
+            .replacen("ordering = \"natural\"", &ordering, 1);
+        bad_text(
+            &text,
+            &["exp.toml:11:1", &format!("the term `{term}`"), "alphabeta"],
+        );
+        good_run(
+            &GOOD
+                .replacen(
+                    "algorithm = \"alphabeta\"",
+                    "algorithm = [\"minimax\", \"alphabeta\"]",
+                    1,
+                )
+                .replacen("ordering = \"natural\"", &ordering, 1),
+        );
+    }
+}
+
 /// `[[game]]` (an array of tables) is named as such, not as serde's "unknown variant `kind`".
 #[test]
 fn an_array_of_tables_is_named_as_one() {

@@ -191,5 +191,21 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
             format!("`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; {fix}, or drop `tt`"),
         ));
     }
+    // `killer` and `history` order by the moves that caused cutoffs: minimax and negamax make
+    // none, so with no alpha-beta or solver run they would order nothing, silently.
+    let cuts = |r: &Run| r.algorithm.prunes() || r.solver.is_some();
+    for (term, name) in [
+        (crate::search::OrderTerm::Killer, "killer"),
+        (crate::search::OrderTerm::History, "history"),
+    ] {
+        if runs.iter().any(|r| r.ordering.has(&term)) && !runs.iter().any(cuts) {
+            return Err(at_key(
+                path,
+                src,
+                &["search", "ordering"],
+                format!("`ordering`: the term `{name}` orders by the moves that caused cutoffs, and no run makes any (minimax and negamax search every move); add alphabeta to `algorithm`, or drop `{name}`"),
+            ));
+        }
+    }
     Ok(())
 }
