@@ -103,8 +103,8 @@ pub struct SolveArgs {
     /// non-losing, bounds, tt).
     #[arg(long, default_value = "all")]
     pub solver: String,
-    /// Move ordering (as in experiment files; default: center-out for Connect Four,
-    /// static for the others).
+    /// Move ordering (as in experiment files; default: threats+center-out for Connect
+    /// Four, the fewest nodes of its orderings, static for the others).
     #[arg(long)]
     pub ordering: Option<String>,
     /// The solver's table in MiB, a power of two (default 4: 2^18 entries, replaced

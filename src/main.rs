@@ -320,7 +320,7 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
         techniques,
         ordering: harness::search::Ordering::parse(ordering.as_deref().unwrap_or(
             if game == "connect4" {
-                "center-out"
+                "threats+center-out"
             } else {
                 "static"
             },

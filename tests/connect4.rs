@@ -336,7 +336,7 @@ fn solve_cli_rejects_bad_input_with_file_line_and_move() {
 }
 
 /// `--mib` sizes the solver's table: 1 MiB is 65,536 entries, and the node count is the
-/// library's with that table (57,904 on this benchmark position, 57,799 with the default 4 MiB).
+/// library's with that table (17,175 on this benchmark position, 17,155 with the default 4 MiB).
 #[test]
 fn solve_cli_mib_sizes_the_table() {
     let line = "32164625 11\n";
@@ -345,7 +345,7 @@ fn solve_cli_mib_sizes_the_table() {
             width: 7,
             height: 6,
         };
-        let mut o = opts("all", "center-out", false);
+        let mut o = opts("all", "threats+center-out", false);
         o.table_entries = entries;
         let mut nodes = 0;
         solve_positions(
@@ -363,7 +363,7 @@ fn solve_cli_mib_sizes_the_table() {
         nodes
     };
     let (small, default) = (nodes_with(Some(1 << 16)), nodes_with(None));
-    assert_eq!((small, default), (57_904, 57_799));
+    assert_eq!((small, default), (17_175, 17_155));
     for (args, nodes) in [(&["--mib", "1"][..], small), (&[][..], default)] {
         let (code, stdout, stderr) = solve_cli_with(line, args);
         assert_eq!(code, 0, "{stderr}");
@@ -385,8 +385,8 @@ fn solve_cli_mib_sizes_the_table() {
 
 /// `--max-nodes N` stops a position's solve at N nodes: its row keeps the position, the
 /// expected score and the nodes at the stop, with an empty score; stderr names its line; a
-/// stopped position is not a wrong one (exit 0). The benchmark position 32164625 takes 57,799
-/// nodes; 445566 takes fewer than 1,000.
+/// stopped position is not a wrong one (exit 0). The benchmark position 32164625 takes 17,155
+/// nodes (the default ordering, threats+center-out); 445566 takes fewer than 1,000.
 #[test]
 fn solve_cli_max_nodes_stops_a_position_and_says_so() {
     let (code, stdout, stderr) = solve_cli_with(
@@ -409,10 +409,10 @@ fn solve_cli_max_nodes_stops_a_position_and_says_so() {
     let (code, stdout, _) = solve_cli_with(
         "32164625 11
 ",
-        &["--max-nodes", "57799"],
+        &["--max-nodes", "17155"],
     );
     assert_eq!(code, 0);
-    assert!(stdout.contains("32164625,11,11,57799,"), "{stdout}");
+    assert!(stdout.contains("32164625,11,11,17155,"), "{stdout}");
     let (code, stdout, stderr) = solve_cli_with(
         "445566 18
 ",
