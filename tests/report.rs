@@ -1157,6 +1157,15 @@ fn derived_numbers_match_their_definitions_at_the_edges() {
         minimax[5].parse().unwrap(),
     );
     assert!(lo < mean && mean < hi, "{minimax:?}");
+    // Drawn as bars: one filled face a point (two algorithms at two depths) and one a legend
+    // entry.
+    let svg = std::fs::read_to_string(out.join("charts/ratio-to-minimal.svg")).unwrap();
+    let bars = svg
+        .split("<rect")
+        .skip(1)
+        .filter(|r| r.split('>').next().unwrap().contains("opacity=\"0.35\""))
+        .count();
+    assert_eq!(bars, 6, "{svg}");
 }
 
 /// Sets column `name` of data row `row` (0-based) of `dir/runs.csv` to `value`.

@@ -134,14 +134,19 @@ pub fn draw<DB: DrawingBackend>(
             // an offset on a linear axis, a factor (in decades) on a log one. On a log axis
             // the band takes at most 0.16 decades and half the narrowest gap between x values
             // (3, 4, 5 are a tenth of a decade apart), so no point passes its neighbour's x.
-            let log_band = 0.16f64.min(0.5 * log_step);
+            // Bars take most of the gap instead (side by side, not overlapping).
+            let (lin_band, log_band) = if c.bars {
+                (0.8, 0.4f64.min(0.8 * log_step))
+            } else {
+                (0.36, 0.16f64.min(0.5 * log_step))
+            };
             let dodge = |i: usize| -> f64 {
                 if k < 2.0 {
                     0.0
                 } else if c.log_x {
                     (i as f64 - (k - 1.0) / 2.0) * (log_band / k)
                 } else {
-                    (i as f64 - (k - 1.0) / 2.0) * (0.36 * step / k)
+                    (i as f64 - (k - 1.0) / 2.0) * (lin_band * step / k)
                 }
             };
             let shift = |x: f64, d: f64| -> f64 {
@@ -178,6 +183,34 @@ pub fn draw<DB: DrawingBackend>(
                             .map(|p| budget_element!((shift(p.x, d), p.y), col)),
                     )
                     .map_err(e)?;
+                // Bars (`Chart::bars`) from the reference value 1 (the minimal tree) to each
+                // measured mean, as wide as most of the series' slot, under the whiskers.
+                if c.bars {
+                    let (slot, log_slot) = (lin_band * step / k, log_band / k);
+                    let base = 1f64.clamp(y0, y1);
+                    for p in s.points.iter().filter(|p| !p.budget) {
+                        let x = shift(p.x, d);
+                        let (xl, xr) = if c.log_x {
+                            let f = 10f64.powf(0.45 * log_slot);
+                            (x / f, x * f)
+                        } else {
+                            (x - 0.45 * slot, x + 0.45 * slot)
+                        };
+                        let top = p.y.clamp(y0, y1);
+                        $chart
+                            .draw_series(std::iter::once(Rectangle::new(
+                                [(xl, base), (xr, top)],
+                                col.mix(0.35).filled(),
+                            )))
+                            .map_err(e)?;
+                        $chart
+                            .draw_series(std::iter::once(Rectangle::new(
+                                [(xl, base), (xr, top)],
+                                col.stroke_width(2),
+                            )))
+                            .map_err(e)?;
+                    }
+                }
                 let cap = 0.05 * step;
                 for p in &s.points {
                     if c.whiskers && p.hi > p.lo {

@@ -189,6 +189,22 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                     ))
                     .map_err(e)?;
             }
+            // A bar chart's series: a bar's face behind the marker.
+            if c.bars && en.marker.is_some() {
+                let (l, r) = (x + SWATCH as i32 / 2 - 12, x + SWATCH as i32 / 2 + 12);
+                legend
+                    .draw(&Rectangle::new(
+                        [(l, y - 12), (r, y + 12)],
+                        en.color.mix(0.35).filled(),
+                    ))
+                    .map_err(e)?;
+                legend
+                    .draw(&Rectangle::new(
+                        [(l, y - 12), (r, y + 12)],
+                        en.color.stroke_width(2),
+                    ))
+                    .map_err(e)?;
+            }
             if let Some(i) = en.marker {
                 legend_marker(legend, (x + SWATCH as i32 / 2, y), i, en.color)?
             }

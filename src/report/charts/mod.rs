@@ -8,9 +8,9 @@
 //!   Moore's minimal tree for the group's b (see `summary` for where b comes from).
 //! - `ebf`: mean effective branching factor nodes^(1/max_ply) vs x, min-max bars, and Pearl's
 //!   R*(b) dashed.
-//! - `ratio-to-minimal`: nodes / minimal tree (the nodes point and min-max bars, each over the
-//!   group's minimal tree; log scale when they span more than a factor 30), with a dashed line
-//!   at 1.
+//! - `ratio-to-minimal`: nodes / minimal tree as bars from 1 to the mean, side by side (the
+//!   nodes point and min-max whiskers, each over the group's minimal tree; log scale when they
+//!   span more than a factor 30), with a dotted line at 1.
 //! - `nodes-vs-table`: mean nodes vs the transposition-table size column (log x).
 //!
 //! Every parameter that varies and is neither the x axis, a series column nor a facet column

@@ -140,6 +140,9 @@ pub struct Chart {
     /// where each depth is other positions (`depth = "full"` on a real game: the plies they
     /// have left), not a deeper search of the same ones.
     pub lines: bool,
+    /// Each point is drawn as a bar from 1 (the ratio chart: the minimal tree) to its value,
+    /// not joined by lines.
+    pub bars: bool,
     /// The column names on the x axis and in the series labels, for report.md.
     pub x_column: String,
     pub series_columns: Vec<String>,
@@ -878,7 +881,9 @@ fn chart_for(
         }),
         // Points over depth = full are joined on uniform trees only (a chart of a real game's
         // positions, or of a real game beside uniform trees, is not).
+        bars: kind == ChartKind::RatioToMinimal,
         lines: numeric_x
+            && kind != ChartKind::RatioToMinimal
             && !(x == "depth"
                 && layout.full_depth
                 && groups
