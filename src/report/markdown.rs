@@ -161,7 +161,7 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
         } else {
             ""
         },
-        if i.charts.iter().any(|c| c.categories.is_none() && !c.lines) {
+        if i.charts.iter().any(|c| c.categories.is_none() && !c.lines && !c.bars) {
             " With `depth = \"full\"` on a real game, each depth is other positions (those with that \
              many plies left at most), not a deeper search of the same ones: in charts over depth \
              their points and theory are not joined by lines, and the number of positions can differ \

@@ -266,7 +266,7 @@ pub fn draw<DB: DrawingBackend>(
             let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
             // Where the points are not joined (each x other positions), neither is the theory:
             // a flat stroke across each x's band (the ratio-1 line still spans).
-            let spans = c.lines || c.categories.is_some() || c.kind == ChartKind::RatioToMinimal;
+            let spans = c.lines || c.bars || c.categories.is_some();
             for s in &c.theory {
                 let (col, (dash, gap)) = dashed_style(s.style);
                 let runs: Vec<Vec<(f64, f64)>> = if spans {
