@@ -127,7 +127,7 @@ pub(super) struct Frame {
 }
 
 /// The y range of a chart's data (points, whiskers when drawn, theory lines; on a log axis
-/// the positive values only), or `None` when it has none.
+/// the positive values only; a bar chart's base, 1), or `None` when it has none.
 pub(super) fn y_data(c: &Chart) -> Option<(f64, f64)> {
     let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
     for p in c.series.iter().chain(&c.theory).flat_map(|s| &s.points) {
@@ -142,6 +142,10 @@ pub(super) fn y_data(c: &Chart) -> Option<(f64, f64)> {
                 ymax = ymax.max(y);
             }
         }
+    }
+    if c.bars && ymin.is_finite() {
+        // Bars rise from 1 (the minimal tree), with or without the theory line drawn there.
+        (ymin, ymax) = (ymin.min(1.0), ymax.max(1.0));
     }
     ymin.is_finite().then_some((ymin, ymax))
 }
