@@ -218,6 +218,20 @@ fn plot_with_foreign_columns_is_an_input_error() {
         err.contains("runs.csv:2: column `status` holds `bogus`"),
         "{err}"
     );
+    // Lone CRs (old Mac line ends) end lines too.
+    let cr = |text: String| text.replace('\n', "\r");
+    let err = plot_refuses(tmp.path(), &cr(hand_made() + "tiny,x,uniform\n"));
+    assert!(
+        err.contains("runs.csv:6: 3 fields, where the header has"),
+        "{err}"
+    );
+    let err = plot_refuses(tmp.path(), &cr(csv(&rows).replacen(",ok,", ",bogus,", 1)));
+    assert!(err.contains("runs.csv:2: column `status`"), "{err}");
+    let err = plot_refuses(
+        tmp.path(),
+        &cr(csv(&rows).replacen(",static,", ",static,\"\",", 1)),
+    );
+    assert!(err.contains("runs.csv:5: "), "{err}");
 }
 
 /// A runs.csv in the columns this build of harness writes (taken from the library, so columns

@@ -183,21 +183,25 @@ fn kind_of(name: &str) -> Option<Kind> {
     })
 }
 
-/// The line (from 1) on which byte `at` of `path` stands. The csv crate's own line count
-/// is one short per CRLF record, so harness counts the newlines itself.
+/// The line (from 1) on which byte `at` of `path` stands, lines ending in LF, CRLF or a lone
+/// CR. The csv crate's own line count is one short per CRLF record and does not count lone
+/// CRs, so harness counts them itself (on an error only: the file is read again up to `at`).
 fn line_at(path: &Path, at: u64) -> u64 {
     use std::io::Read;
-    let Ok(file) = std::fs::File::open(path) else {
+    let mut head = Vec::new();
+    // The crate puts a CRLF record's start on its newline: read through `at`.
+    let read = std::fs::File::open(path).and_then(|f| f.take(at + 1).read_to_end(&mut head));
+    if read.is_err() {
         return 0;
-    };
-    let mut newlines = 0;
-    let mut buf = [0u8; 1 << 16];
-    // The crate puts a CRLF record's start on its leading newline: count through `at`.
-    let mut file = std::io::BufReader::new(file).take(at + 1);
-    while let Ok(n @ 1..) = file.read(&mut buf) {
-        newlines += buf[..n].iter().filter(|&&b| b == b'\n').count() as u64;
     }
-    newlines + 1
+    let ends = head
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && head.get(i + 1) != Some(&b'\n')))
+        .count() as u64;
+    // A lone CR at `at` itself ends the line before the record, not one of the record's.
+    let cr_at_end = head.len() as u64 == at + 1 && head.last() == Some(&b'\r');
+    ends + 1 - u64::from(cr_at_end)
 }
 
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
