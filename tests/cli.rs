@@ -777,6 +777,15 @@ fn type_errors_name_the_key_in_plain_words() {
             "allowed: `linear`, `log`, `category`",
         ],
     );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ntheory = \"pearl\"",
+        &[
+            "exp.toml:13:10:",
+            "`theory`",
+            "a list of names in quotes; allowed: `full-tree`, `knuth-moore`, `pearl`",
+        ],
+    );
     // No serde type name is left in these messages.
     for (from, to) in [
         ("kind = \"tictactoe\"", "kind = 1"),

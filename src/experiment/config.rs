@@ -999,8 +999,14 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                     format!("`kind` takes a game name in quotes, or a list of them; allowed: {GAME_KINDS}")
                 } else if msg == "wanted string or table" {
                     // A name from a fixed list (an enum), given as a number or a boolean.
-                    match allowed_names(src, span.clone()) {
+                    match allowed_names(src, span.clone(), false) {
                         Some(allowed) => format!("takes a name in quotes; allowed: {allowed}"),
+                        None => msg,
+                    }
+                } else if msg.ends_with("expected a sequence") {
+                    // A list of such names (`theory`, `charts`), given as one value.
+                    match allowed_names(src, span.clone(), true) {
+                        Some(allowed) => format!("{msg}: a list of names in quotes; allowed: {allowed}"),
                         None => msg,
                     }
                 } else {
@@ -1024,12 +1030,18 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
     })
 }
 
-/// The names a key takes, for a value at `span` that is no name: the file parsed again with
-/// the name `?` in its place gives serde's "unknown variant" message, which lists them.
-fn allowed_names(src: &str, span: std::ops::Range<usize>) -> Option<String> {
-    let stand_in = format!("{}\"?\"{}", src.get(..span.start)?, src.get(span.end..)?);
+/// The names a key takes, for a value at `span` that is no name (`list`: no list of names):
+/// the file parsed again with the name `?` (or the list `["?"]`) in its place gives serde's
+/// "unknown variant" message, which lists them.
+fn allowed_names(src: &str, span: std::ops::Range<usize>, list: bool) -> Option<String> {
+    let (name, at) = if list {
+        ("[\"?\"]", span.start + 1)
+    } else {
+        ("\"?\"", span.start)
+    };
+    let stand_in = format!("{}{name}{}", src.get(..span.start)?, src.get(span.end..)?);
     let e = toml::from_str::<ExperimentFile>(&stand_in).err()?;
-    if e.span().map(|s| s.start) != Some(span.start) {
+    if e.span().map(|s| s.start) != Some(at) {
         return None;
     }
     // serde: "unknown variant `?`, expected one of `a`, `b`, `c`" (or "`a` or `b`").
