@@ -200,8 +200,8 @@ pub const TT_PARAMS: [&str; 7] = [
 ];
 
 /// The prefix of the per-iteration columns: `iteration_nodes` in every runs.csv, the other
-/// counters of `PER_ITERATION` (`iteration_leaves`, ...) after `TT_COUNTERS` when some run
-/// uses iterative deepening.
+/// counters of `PER_ITERATION` (`iteration_leaves`, ...) right after it when some run uses
+/// iterative deepening.
 pub const ITERATION_PREFIX: &str = "iteration_";
 
 /// Table, killer, history and iterative-deepening counters (after `COUNTER_COLUMNS`).
@@ -228,6 +228,7 @@ pub const TIME_COLUMNS: [&str; 2] = ["time_ns", "nodes_per_second"];
 
 /// The header for records of these games: option columns are those any record uses.
 pub fn header(records: &[RunRecord]) -> Vec<String> {
+    debug_assert_eq!(TT_COUNTERS[0], "iteration_nodes");
     let options: Vec<&str> = OPTION_COLUMNS
         .iter()
         .copied()
@@ -265,7 +266,8 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
         )
         .chain(THEORY_COLUMNS.iter())
         .map(|s| s.to_string())
-        .chain(TT_COUNTERS.iter().map(|s| s.to_string()))
+        // `iteration_nodes` (first of TT_COUNTERS), then the other per-iteration columns.
+        .chain(TT_COUNTERS[..1].iter().map(|s| s.to_string()))
         .chain(
             PER_ITERATION
                 .iter()
@@ -273,6 +275,7 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
                 .filter(|_| records.iter().any(|r| r.run.iterative))
                 .map(|(name, _)| format!("{ITERATION_PREFIX}{name}")),
         )
+        .chain(TT_COUNTERS[1..].iter().map(|s| s.to_string()))
         .chain(extra.iter().map(|s| s.to_string()))
         .collect()
 }
