@@ -1044,12 +1044,9 @@ fn allowed_names(src: &str, span: std::ops::Range<usize>, list: bool) -> Option<
     if e.span().map(|s| s.start) != Some(at) {
         return None;
     }
-    // serde: "unknown variant `?`, expected one of `a`, `b`, `c`" (or "`a` or `b`").
-    let (_, list) = e.message().split_once("expected ")?;
-    let names: Vec<String> = list
-        .split('`')
-        .skip(1)
-        .step_by(2)
+    // serde: "unknown variant `?`, expected one of `a`, `b`, `c`".
+    let names: Vec<String> = expected_names(e.message())
+        .iter()
         .map(|n| format!("`{n}`"))
         .collect();
     (!names.is_empty()).then(|| names.join(", "))
@@ -1260,8 +1257,12 @@ fn keys_of(section: &str) -> Vec<String> {
     let Err(e) = toml::from_str::<ExperimentFile>(&text) else {
         return Vec::new();
     };
-    // "expected one of `a`, `b`, `c`", "expected `a` or `b`" or "expected `a`".
-    let msg = e.message().to_string();
+    expected_names(e.message())
+}
+
+/// The names serde's message lists as expected: "expected one of `a`, `b`, `c`", "expected
+/// `a` or `b`" or "expected `a`" give a, b, c (none without "expected ").
+fn expected_names(msg: &str) -> Vec<String> {
     let Some((_, list)) = msg.split_once("expected ") else {
         return Vec::new();
     };

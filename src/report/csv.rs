@@ -199,14 +199,13 @@ pub const TT_PARAMS: [&str; 7] = [
     "tt_bounds",
 ];
 
-/// The prefix of the per-iteration columns: `iteration_nodes` in every runs.csv, the other
-/// counters of `PER_ITERATION` (`iteration_leaves`, ...) right after it when some run uses
-/// iterative deepening.
+/// The prefix of the per-iteration columns (after the theory columns): `iteration_nodes` in
+/// every runs.csv, the other counters of `PER_ITERATION` (`iteration_leaves`, ...) right after
+/// it when some run uses iterative deepening.
 pub const ITERATION_PREFIX: &str = "iteration_";
 
-/// Table, killer, history and iterative-deepening counters (after `COUNTER_COLUMNS`).
-pub const TT_COUNTERS: [&str; 14] = [
-    "iteration_nodes",
+/// Table, killer and history counters (after the per-iteration columns).
+pub const TT_COUNTERS: [&str; 13] = [
     "tt_probes",
     "tt_hits",
     "tt_cutoffs",
@@ -228,7 +227,6 @@ pub const TIME_COLUMNS: [&str; 2] = ["time_ns", "nodes_per_second"];
 
 /// The header for records of these games: option columns are those any record uses.
 pub fn header(records: &[RunRecord]) -> Vec<String> {
-    debug_assert_eq!(TT_COUNTERS[0], "iteration_nodes");
     let options: Vec<&str> = OPTION_COLUMNS
         .iter()
         .copied()
@@ -266,16 +264,13 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
         )
         .chain(THEORY_COLUMNS.iter())
         .map(|s| s.to_string())
-        // `iteration_nodes` (first of TT_COUNTERS), then the other per-iteration columns.
-        .chain(TT_COUNTERS[..1].iter().map(|s| s.to_string()))
         .chain(
             PER_ITERATION
                 .iter()
-                .filter(|(name, _)| *name != "nodes")
-                .filter(|_| records.iter().any(|r| r.run.iterative))
+                .filter(|(name, _)| *name == "nodes" || records.iter().any(|r| r.run.iterative))
                 .map(|(name, _)| format!("{ITERATION_PREFIX}{name}")),
         )
-        .chain(TT_COUNTERS[1..].iter().map(|s| s.to_string()))
+        .chain(TT_COUNTERS.iter().map(|s| s.to_string()))
         .chain(extra.iter().map(|s| s.to_string()))
         .collect()
 }

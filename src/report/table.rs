@@ -31,7 +31,8 @@ pub const IDENTITY: [&str; 6] = [
     "seed",
 ];
 /// Per-run outcomes that are not counters.
-pub const RESULTS: [&str; 5] = ["status", "value", "best_move", "pv", "iteration_nodes"];
+/// (The per-iteration columns, `iteration_nodes`, ..., are results too: see `classify`.)
+pub const RESULTS: [&str; 4] = ["status", "value", "best_move", "pv"];
 /// Numeric columns that are parameters even after `status` (table sizes and other settings).
 pub const KNOWN_PARAMETERS: [&str; 6] = [
     "tt",
@@ -199,9 +200,7 @@ fn line_at(path: &Path, at: u64) -> u64 {
         .enumerate()
         .filter(|&(i, &b)| b == b'\n' || (b == b'\r' && head.get(i + 1) != Some(&b'\n')))
         .count() as u64;
-    // A lone CR at `at` itself ends the line before the record, not one of the record's.
-    let cr_at_end = head.len() as u64 == at + 1 && head.last() == Some(&b'\r');
-    ends + 1 - u64::from(cr_at_end)
+    ends + 1
 }
 
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.

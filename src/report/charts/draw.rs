@@ -9,7 +9,7 @@ use super::axes::{log_ticks, log_x_ticks, plot_height, si, vertical_labels, x_la
 use super::legend::draw_legend;
 use super::plan::{Chart, Point, Series};
 use super::style::{
-    budget_element, color, dashed_style, draw_marker, AXIS_PX, TICK_PX, TITLE_PX, WIDTH,
+    bar_face, budget_element, color, dashed_style, draw_marker, AXIS_PX, TICK_PX, TITLE_PX, WIDTH,
 };
 use super::FAMILY;
 use crate::experiment::config::ChartKind;
@@ -198,16 +198,9 @@ pub fn draw<DB: DrawingBackend>(
                         };
                         let top = p.y.clamp(y0, y1);
                         $chart
-                            .draw_series(std::iter::once(Rectangle::new(
-                                [(xl, base), (xr, top)],
-                                col.mix(0.35).filled(),
-                            )))
-                            .map_err(e)?;
-                        $chart
-                            .draw_series(std::iter::once(Rectangle::new(
-                                [(xl, base), (xr, top)],
-                                col.stroke_width(2),
-                            )))
+                            .draw_series(
+                                bar_face(col).map(|st| Rectangle::new([(xl, base), (xr, top)], st)),
+                            )
                             .map_err(e)?;
                     }
                 }

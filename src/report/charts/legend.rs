@@ -7,7 +7,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::plan::Chart;
 use super::style::{
-    budget_mark, color, dashed_style, legend_marker, LEGEND_PX, LEGEND_ROW, SWATCH, WIDTH,
+    bar_face, budget_mark, color, dashed_style, legend_marker, LEGEND_PX, LEGEND_ROW, SWATCH, WIDTH,
 };
 use super::FAMILY;
 
@@ -192,18 +192,11 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
             // A bar chart's series: a bar's face behind the marker.
             if c.bars && en.marker.is_some() {
                 let (l, r) = (x + SWATCH as i32 / 2 - 12, x + SWATCH as i32 / 2 + 12);
-                legend
-                    .draw(&Rectangle::new(
-                        [(l, y - 12), (r, y + 12)],
-                        en.color.mix(0.35).filled(),
-                    ))
-                    .map_err(e)?;
-                legend
-                    .draw(&Rectangle::new(
-                        [(l, y - 12), (r, y + 12)],
-                        en.color.stroke_width(2),
-                    ))
-                    .map_err(e)?;
+                for st in bar_face(en.color) {
+                    legend
+                        .draw(&Rectangle::new([(l, y - 12), (r, y + 12)], st))
+                        .map_err(e)?;
+                }
             }
             if let Some(i) = en.marker {
                 legend_marker(legend, (x + SWATCH as i32 / 2, y), i, en.color)?

@@ -62,6 +62,11 @@ pub(super) fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// A bar's face and its edge, in a series' colour (the plot's bars and the legend's swatch).
+pub(super) fn bar_face(col: RGBColor) -> [ShapeStyle; 2] {
+    [col.mix(0.35).filled(), col.stroke_width(2)]
+}
+
 /// Series `i`'s marker: one of six shapes (circle, triangle up, square, diamond, triangle
 /// down, star), filled for the first six series and hollow (outlined) for the next six, drawn
 /// in the plot and the legend alike: twelve series before a marker repeats, and colours repeat
