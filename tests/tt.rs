@@ -586,8 +586,8 @@ fn table_size_in_mib_allocates_exactly_that() {
 }
 
 /// A bad `[search.tt]` value: exit 2, a message naming file:line:col and the key, no results.
-fn bad_tt(line: &str, expect: &[&str]) {
-    bad_tt_under(line, None, expect);
+fn bad_tt(line: &str, expect: &[&str]) -> String {
+    bad_tt_under(line, None, expect)
 }
 
 /// `bad_tt`, with the process's virtual memory limited to `limit_kb` (`ulimit -v`) if given.
@@ -642,6 +642,17 @@ fn bad_table_settings_exit_2_with_file_line_col_and_key() {
         &["entries", "bucket"],
     );
     bad_tt("sizes = 4", &["sizes"]);
+    // A negative number, a fraction or a string where a size goes: what the key allows, not
+    // serde's "a whole number >= 0" (0 is refused too).
+    for line in ["entries = -4", "entries = 2.5", "entries = [4, -8]"] {
+        let e = bad_tt(line, &["`entries`", "allowed: a power of two >= 1"]);
+        assert!(!e.contains(">= 0"), "{e}");
+    }
+    bad_tt("mib = \"x\"", &["`mib`", "allowed: a power of two >= 1"]);
+    bad_tt(
+        "key_bits = -1",
+        &["`key_bits`", "allowed: a whole number from 8 to 64"],
+    );
 }
 
 /// An entry records its remaining depth in one byte: a run with a table whose search depth

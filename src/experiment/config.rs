@@ -1012,6 +1012,15 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 } else {
                     msg
                 };
+                // serde's range for an unsigned key starts at 0; these keys start higher.
+                let msg = match key.as_deref().and_then(|k| {
+                    WHOLE_FROM_ONE.iter().find(|(name, _)| *name == k)
+                }) {
+                    Some((_, allowed)) => {
+                        msg.replace(", expected a whole number >= 0", &format!("; allowed: {allowed}"))
+                    }
+                    None => msg,
+                };
                 let msg = match key {
                     Some(ref key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
                     _ => msg,
@@ -1275,6 +1284,19 @@ fn expected_names(msg: &str) -> Vec<String> {
 
 /// The games `kind` takes, as messages list them.
 const GAME_KINDS: &str = "tictactoe, nim, chess, uniform, connect4";
+
+/// Whole-number keys that refuse 0, with what they allow: a negative number, a fraction or a
+/// string there names these instead of serde's "a whole number >= 0".
+const WHOLE_FROM_ONE: [(&str, &str); 5] = [
+    ("entries", "a power of two >= 1, e.g. 4096 (or give `mib`)"),
+    ("mib", "a power of two >= 1 (or give `entries`)"),
+    ("key_bits", "a whole number from 8 to 64"),
+    ("repetitions", "a whole number from 1 to 100000"),
+    (
+        "max_nodes",
+        "a whole number from 1 (the most positions one search may enter)",
+    ),
+];
 
 /// serde's type names in deserialization messages, in the words of the experiment file.
 fn plain_words(msg: &str) -> String {
