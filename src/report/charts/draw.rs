@@ -69,7 +69,11 @@ pub fn draw<DB: DrawingBackend>(
         }
     };
     let y_fmt = |v: &f64| si(*v);
-    let n_xlabels = if c.categories.is_some() || (integer_x && x1 - x0 <= 24.0) {
+    let n_xlabels = if integer_x && xs.len() == 1 {
+        // One x value: one tick, at it (two more ticks would fall half a step either side,
+        // where no whole number is, and stand unlabelled).
+        1
+    } else if c.categories.is_some() || (integer_x && x1 - x0 <= 24.0) {
         // Unit steps, so that every x with data gets its label (up to about 25 labels).
         (x1 - x0).ceil() as usize + 1
     } else {

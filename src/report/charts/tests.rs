@@ -299,3 +299,24 @@ fn dashed_lines_keep_their_kind_and_differ_within_it() {
     let dashes: Vec<_> = (0..LINE_KINDS).map(|k| dashed_style(k).1).collect();
     assert!(dashes[0] != dashes[1] && dashes[1] != dashes[2] && dashes[0] != dashes[2]);
 }
+
+/// One x value gets one tick, at that value: none half a step either side, where no whole
+/// number is to label it.
+#[test]
+fn a_single_x_value_gets_one_tick() {
+    let mut c = category_chart(&["4"]);
+    c.categories = None;
+    c.series[0].points[0].x = 4.0;
+    let svg = render_svg(&c).unwrap();
+    // The mesh's bold lines (one per tick) that run vertically: x ticks.
+    let x_ticks = svg
+        .lines()
+        .filter(|l| l.starts_with("<line") && l.contains("stroke=\"#D2D2D2\""))
+        .filter(|l| {
+            let attr = |name: &str| l.split(&format!(" {name}=\"")).nth(1)?.split('"').next();
+            attr("x1") == attr("x2")
+        })
+        .count();
+    assert_eq!(x_ticks, 1, "{svg}");
+    assert!(svg.lines().any(|l| l.trim() == "4"), "{svg}");
+}
