@@ -1632,3 +1632,53 @@ fn theory_lines_keep_every_tree_and_depth() {
         );
     }
 }
+
+/// The `time` chart draws `time_ns` in milliseconds, and only when `charts` names it: the
+/// default charts are the same on any machine.
+#[test]
+fn time_is_charted_in_milliseconds_only_when_asked() {
+    let mut rows = Vec::new();
+    for (k, (depth, pos, ns)) in [
+        (2, 0, 1_500_000),
+        (2, 1, 2_500_000),
+        (4, 0, 40_000),
+        (4, 1, 960),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        rows.push(vec![
+            ("run_key", format!("k{k}")),
+            ("game", "tictactoe".to_string()),
+            ("position_id", format!("{pos}")),
+            ("depth", format!("{depth}")),
+            ("nodes", "50".to_string()),
+            ("time_ns", format!("{ns}")),
+        ]);
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("runs.csv"), runs_csv(&[], &[], &rows)).unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    assert!(tmp.path().join("charts/nodes.svg").exists());
+    assert!(!tmp.path().join("charts/time.svg").exists());
+
+    fs::write(
+        tmp.path().join("experiment.toml"),
+        "name = \"tiny\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 4]\n[report]\ncharts = [\"nodes\", \"time\"]\n",
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let svg = fs::read_to_string(tmp.path().join("charts/time.svg")).unwrap();
+    assert!(svg.contains("mean search time (ms, log scale)"), "y title");
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    // Depth 2: 1.5 and 2.5 ms, mean 2; depth 4: 0.04 and 0.00096 ms, mean 0.02048.
+    assert!(md.contains("| time (ms) mean | min | max | runs |"), "{md}");
+    assert!(
+        md.contains("| all runs | 2 | 2.00 | 1.50 | 2.50 | 2 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| all runs | 4 | 0.0205 | 0.000960 | 0.0400 | 2 |"),
+        "{md}"
+    );
+}

@@ -194,10 +194,26 @@ pub enum ChartKind {
     /// Percent of finished searches whose move is the position's annotated best move
     /// (`bm_hit`; positions from an EPD suite with `bm` or `am`).
     BmHit,
+    /// Search time (`time_ns`, in milliseconds) vs x (log y). Wall-clock time differs between
+    /// machines and runs, so it is drawn only when `charts` names it.
+    Time,
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 8] = [
+    pub const ALL: [ChartKind; 9] = [
+        ChartKind::Nodes,
+        ChartKind::Ebf,
+        ChartKind::RatioToMinimal,
+        ChartKind::NodesVsTable,
+        ChartKind::Qnodes,
+        ChartKind::ValueWrong,
+        ChartKind::MoveWrong,
+        ChartKind::BmHit,
+        ChartKind::Time,
+    ];
+    /// The charts drawn when `[report] charts` is not given (each where the data allows):
+    /// all but `time`, whose values are the machine's, not the experiment's.
+    pub const DEFAULT: [ChartKind; 8] = [
         ChartKind::Nodes,
         ChartKind::Ebf,
         ChartKind::RatioToMinimal,
@@ -217,6 +233,7 @@ impl ChartKind {
             ChartKind::ValueWrong => "value-wrong",
             ChartKind::MoveWrong => "move-wrong",
             ChartKind::BmHit => "bm-hit",
+            ChartKind::Time => "time",
         }
     }
     /// Whether its points show `[report] point` (mean, geomean or median) of a counter (the

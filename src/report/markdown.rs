@@ -212,6 +212,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         ChartKind::ValueWrong => "% value wrong",
         ChartKind::MoveWrong => "% move wrong",
         ChartKind::BmHit => "% best move",
+        ChartKind::Time => "time (ms)",
         _ => "nodes",
     };
     let series_name = if c.series_columns.is_empty() {
@@ -251,7 +252,11 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     };
     for s in &c.series {
         for p in &s.points {
-            let (x, y, lo, hi) = point_row(p);
+            let (x, mut y, mut lo, mut hi) = point_row(p);
+            if c.kind == ChartKind::Time {
+                // Milliseconds down to microseconds' fractions, as decimals.
+                (y, lo, hi) = (three_digits(p.y), three_digits(p.lo), three_digits(p.hi));
+            }
             let (lo, hi) = match p.counted {
                 Some((n, runs)) => (n.to_string(), runs.to_string()),
                 None => (lo, hi),
@@ -461,4 +466,13 @@ fn statistics(m: &mut String) {
          the interval describes the spread over positions and repetitions. Time columns (time_ns, \
          nodes_per_second) are wall-clock and differ between runs; all other figures do not."
     );
+}
+
+/// `v` (> 0) to three significant digits, as a decimal: 0.000985, 1.38, 52.1, 12345.
+fn three_digits(v: f64) -> String {
+    if !(v > 0.0 && v.is_finite()) {
+        return fmt_num(v);
+    }
+    let places = (2 - v.log10().floor() as i64).max(0) as usize;
+    format!("{v:.places$}")
 }

@@ -487,7 +487,7 @@ pub fn resolve_layout(
             }
             (v, true)
         }
-        None => (ChartKind::ALL.to_vec(), false),
+        None => (ChartKind::DEFAULT.to_vec(), false),
     };
     Ok(Layout {
         charts,

@@ -106,7 +106,12 @@ pub(super) fn si(v: f64) -> String {
         (1.0, "")
     };
     let x = v / d;
-    let t = if (x - x.round()).abs() < 1e-9 {
+    let t = if a > 0.0 && a < 0.01 {
+        // Below a hundredth (milliseconds of a small search): two significant digits, not 0.
+        let places = (-a.log10()).ceil() as usize + 1;
+        let s = format!("{x:.places$}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else if (x - x.round()).abs() < 1e-9 {
         format!("{}", x.round() as i64)
     } else {
         let s = format!("{x:.2}");

@@ -417,6 +417,14 @@ fn chartable(
             return Err(format!("no run has a {col} ({who})"));
         }
     }
+    if kind == ChartKind::Time
+        && !s
+            .groups
+            .iter()
+            .any(|g| g.stat(s, "time_ns").is_some_and(|st| st.max > 0.0))
+    {
+        return Err("no run has a search time (time_ns is 0 or missing)".into());
+    }
     if kind == ChartKind::Ebf && !s.counters.iter().any(|c| c == "ebf") {
         return Err("runs.csv has no ebf column".into());
     }
@@ -764,6 +772,7 @@ fn chart_for(
         ],
         ChartKind::RatioToMinimal
         | ChartKind::Qnodes
+        | ChartKind::Time
         | ChartKind::ValueWrong
         | ChartKind::MoveWrong
         | ChartKind::BmHit => vec![],
@@ -839,7 +848,7 @@ fn chart_for(
             (a.min(lo), b.max(hi))
         });
     let log_y = match kind {
-        ChartKind::Nodes | ChartKind::NodesVsTable | ChartKind::Qnodes => true,
+        ChartKind::Nodes | ChartKind::NodesVsTable | ChartKind::Qnodes | ChartKind::Time => true,
         ChartKind::Ebf | ChartKind::ValueWrong | ChartKind::MoveWrong | ChartKind::BmHit => false,
         ChartKind::RatioToMinimal => ymin > 0.0 && ymax / ymin > 30.0,
     };
@@ -927,6 +936,12 @@ fn group_point(
             })
         }
         ChartKind::Qnodes => g.stat(s, "qnodes").filter(|st| st.max > 0.0).map(point),
+        // Milliseconds: a whole tic-tac-toe search at 0.5, a deep chess one at 50k.
+        ChartKind::Time => g
+            .stat(s, "time_ns")
+            .filter(|st| st.min > 0.0)
+            .map(point)
+            .map(|(y, lo, hi)| (y / 1e6, lo / 1e6, hi / 1e6)),
         ChartKind::RatioToMinimal => {
             let th = g.theory.as_ref()?;
             // The nodes point and whiskers, each over the group's one minimal tree.
@@ -1086,6 +1101,7 @@ fn chart_title(layout: &Layout, kind: ChartKind) -> String {
         ChartKind::ValueWrong => "Wrong root values",
         ChartKind::MoveWrong => "Wrong moves",
         ChartKind::BmHit => "Best moves found",
+        ChartKind::Time => "Search time",
     };
     let mut title = layout
         .titles
@@ -1135,6 +1151,7 @@ fn y_title(
         ChartKind::ValueWrong => "runs whose root value is wrong (%)".into(),
         ChartKind::MoveWrong => "runs whose move is worse than the best (%)".into(),
         ChartKind::BmHit => "finished searches choosing the suite's best move (%)".into(),
+        ChartKind::Time => format!("{} search time (ms, log scale)", stat_words(layout.point)),
         ChartKind::RatioToMinimal => ratio_y_title(layout.point, log_y),
     }
 }
