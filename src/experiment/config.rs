@@ -211,18 +211,11 @@ impl ChartKind {
         ChartKind::BmHit,
         ChartKind::Time,
     ];
-    /// The charts drawn when `[report] charts` is not given (each where the data allows):
-    /// all but `time`, whose values are the machine's, not the experiment's.
-    pub const DEFAULT: [ChartKind; 8] = [
-        ChartKind::Nodes,
-        ChartKind::Ebf,
-        ChartKind::RatioToMinimal,
-        ChartKind::NodesVsTable,
-        ChartKind::Qnodes,
-        ChartKind::ValueWrong,
-        ChartKind::MoveWrong,
-        ChartKind::BmHit,
-    ];
+    /// Whether the chart is drawn (where the data allows) when `[report] charts` is not
+    /// given: all but `time`, whose values are the machine's, not the experiment's.
+    pub fn by_default(self) -> bool {
+        self != ChartKind::Time
+    }
     pub fn name(self) -> &'static str {
         match self {
             ChartKind::Nodes => "nodes",

@@ -487,7 +487,13 @@ pub fn resolve_layout(
             }
             (v, true)
         }
-        None => (ChartKind::DEFAULT.to_vec(), false),
+        None => (
+            ChartKind::ALL
+                .into_iter()
+                .filter(|k| k.by_default())
+                .collect(),
+            false,
+        ),
     };
     Ok(Layout {
         charts,

@@ -399,13 +399,16 @@ fn chartable(
     if kind == ChartKind::RatioToMinimal && !has_theory {
         return Err("no group has a known branching factor (no `branching` column and no minimax/negamax run without iterative deepening on the same positions and depth)".into());
     }
-    if kind == ChartKind::Qnodes
-        && !s
-            .groups
+    let some_positive = |col: &str| {
+        s.groups
             .iter()
-            .any(|g| g.stat(s, "qnodes").is_some_and(|st| st.max > 0.0))
-    {
+            .any(|g| g.stat(s, col).is_some_and(|st| st.max > 0.0))
+    };
+    if kind == ChartKind::Qnodes && !some_positive("qnodes") {
         return Err("no run entered a quiescence node (qnodes is 0 or missing)".into());
+    }
+    if kind == ChartKind::Time && !some_positive("time_ns") {
+        return Err("no run has a search time (time_ns is 0 or missing)".into());
     }
     if let Some(col) = kind.share_column() {
         if !s.groups.iter().any(|g| g.stat(s, col).is_some()) {
@@ -416,14 +419,6 @@ fn chartable(
             };
             return Err(format!("no run has a {col} ({who})"));
         }
-    }
-    if kind == ChartKind::Time
-        && !s
-            .groups
-            .iter()
-            .any(|g| g.stat(s, "time_ns").is_some_and(|st| st.max > 0.0))
-    {
-        return Err("no run has a search time (time_ns is 0 or missing)".into());
     }
     if kind == ChartKind::Ebf && !s.counters.iter().any(|c| c == "ebf") {
         return Err("runs.csv has no ebf column".into());
