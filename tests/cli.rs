@@ -104,10 +104,10 @@ ordering = "natural"
 "#;
 
 /// Runs `harness run` on `text` with one substitution and checks the error.
-fn bad(from: &str, to: &str, expect: &[&str]) {
+fn bad(from: &str, to: &str, expect: &[&str]) -> String {
     let text = GOOD.replacen(from, to, 1);
     assert_ne!(text, GOOD, "substitution {from:?} did not apply");
-    bad_text(&text, expect);
+    bad_text(&text, expect)
 }
 
 /// Runs `harness run` on the experiment `text` and checks the error: exit 2, one line naming
@@ -533,6 +533,17 @@ fn sizes_past_their_limits_are_refused() {
         "random_openings = { count = 1, plies = 4294967295 }",
         &["exp.toml:6:", "plies = 4294967295", "from 0 to 10000"],
     );
+    // A negative count: what both keys allow, not serde's "a whole number >= 0".
+    let e = bad(
+        "positions = [\"start\"]",
+        "random_openings = { count = -1, plies = 2 }",
+        &[
+            "exp.toml:6:",
+            "random_openings",
+            "allowed: count a whole number from 1 to 100000, plies one from 0 to 10000",
+        ],
+    );
+    assert!(!e.contains(">= 0"), "{e}");
     // A range's length is computed without overflow (it once wrapped, passed the length
     // check and panicked allocating the range).
     bad_text(

@@ -1643,6 +1643,12 @@ fn time_is_charted_in_milliseconds_only_when_asked() {
         (2, 1, 2_500_000),
         (4, 0, 40_000),
         (4, 1, 960),
+        // A clock too coarse for a tiny search reads 0: the group keeps its point.
+        (6, 0, 0),
+        (6, 1, 500_000),
+        // Rounding up to a power of ten keeps three significant digits.
+        (8, 0, 9_996),
+        (8, 1, 9_996),
     ]
     .into_iter()
     .enumerate()
@@ -1664,14 +1670,15 @@ fn time_is_charted_in_milliseconds_only_when_asked() {
 
     fs::write(
         tmp.path().join("experiment.toml"),
-        "name = \"tiny\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 4]\n[report]\ncharts = [\"nodes\", \"time\"]\n",
+        "name = \"tiny\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 4, 6, 8]\n[report]\ncharts = [\"nodes\", \"time\"]\n",
     )
     .unwrap();
     harness().arg("plot").arg(tmp.path()).assert().success();
     let svg = fs::read_to_string(tmp.path().join("charts/time.svg")).unwrap();
     assert!(svg.contains("mean search time (ms, log scale)"), "y title");
     let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
-    // Depth 2: 1.5 and 2.5 ms, mean 2; depth 4: 0.04 and 0.00096 ms, mean 0.02048.
+    // Depth 2: 1.5 and 2.5 ms, mean 2; depth 4: 0.04 and 0.00096 ms, mean 0.02048; depth 6:
+    // 0 and 0.5 ms; depth 8: 0.009996 ms twice.
     assert!(md.contains("| time (ms) mean | min | max | runs |"), "{md}");
     assert!(
         md.contains("| all runs | 2 | 2.00 | 1.50 | 2.50 | 2 |"),
@@ -1679,6 +1686,14 @@ fn time_is_charted_in_milliseconds_only_when_asked() {
     );
     assert!(
         md.contains("| all runs | 4 | 0.0205 | 0.000960 | 0.0400 | 2 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| all runs | 6 | 0.250 | 0 | 0.500 | 2 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| all runs | 8 | 0.0100 | 0.0100 | 0.0100 | 2 |"),
         "{md}"
     );
 }

@@ -1297,7 +1297,7 @@ const GAME_KINDS: &str = "tictactoe, nim, chess, uniform, connect4";
 
 /// Whole-number keys that refuse 0, with what they allow: a negative number, a fraction or a
 /// string there names these instead of serde's "a whole number >= 0".
-const WHOLE_FROM_ONE: [(&str, &str); 5] = [
+const WHOLE_FROM_ONE: [(&str, &str); 6] = [
     ("entries", "a power of two >= 1, e.g. 4096 (or give `mib`)"),
     ("mib", "a power of two >= 1 (or give `entries`)"),
     ("key_bits", "a whole number from 8 to 64"),
@@ -1305,6 +1305,11 @@ const WHOLE_FROM_ONE: [(&str, &str); 5] = [
     (
         "max_nodes",
         "a whole number from 1 (the most positions one search may enter)",
+    ),
+    // An inline table, whose values serde reports at the table's key.
+    (
+        "random_openings",
+        "count a whole number from 1 to 100000, plies one from 0 to 10000",
     ),
 ];
 
@@ -1389,4 +1394,26 @@ fn plain_words(msg: &str) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::plan::{MAX_OPENINGS, MAX_OPENING_PLIES, MAX_REPETITIONS};
+    use super::WHOLE_FROM_ONE;
+
+    /// The ranges a type error quotes are the ones the checks enforce.
+    #[test]
+    fn whole_from_one_quotes_the_checked_ranges() {
+        let allowed = |key: &str| {
+            WHOLE_FROM_ONE
+                .iter()
+                .find(|(k, _)| *k == key)
+                .map(|(_, a)| *a)
+                .unwrap()
+        };
+        assert!(allowed("repetitions").ends_with(&format!("from 1 to {MAX_REPETITIONS}")));
+        let openings = allowed("random_openings");
+        assert!(openings.contains(&format!("from 1 to {MAX_OPENINGS},")));
+        assert!(openings.ends_with(&format!("from 0 to {MAX_OPENING_PLIES}")));
+    }
 }

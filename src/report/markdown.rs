@@ -468,11 +468,22 @@ fn statistics(m: &mut String) {
     );
 }
 
-/// `v` (> 0) to three significant digits, as a decimal: 0.000985, 1.38, 52.1, 12345.
+/// `v` (> 0) to three significant digits, as a decimal (0.000985, 1.38, 52.1; 0.0099996 is
+/// 0.0100), whole from 100 up (12346).
 fn three_digits(v: f64) -> String {
     if !(v > 0.0 && v.is_finite()) {
         return fmt_num(v);
     }
-    let places = (2 - v.log10().floor() as i64).max(0) as usize;
+    let mut places = (2 - v.log10().floor() as i64).max(0) as usize;
+    // Rounding up to the next power of ten gains a digit: one place fewer.
+    let digits = |t: String| {
+        t.chars()
+            .filter(char::is_ascii_digit)
+            .skip_while(|&c| c == '0')
+            .count()
+    };
+    if places > 0 && digits(format!("{v:.places$}")) > 3 {
+        places -= 1;
+    }
     format!("{v:.places$}")
 }

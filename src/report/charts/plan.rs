@@ -934,7 +934,7 @@ fn group_point(
         // Milliseconds: a whole tic-tac-toe search at 0.5, a deep chess one at 50k.
         ChartKind::Time => g
             .stat(s, "time_ns")
-            .filter(|st| st.min > 0.0)
+            .filter(|st| st.max > 0.0)
             .map(point)
             .map(|(y, lo, hi)| (y / 1e6, lo / 1e6, hi / 1e6)),
         ChartKind::RatioToMinimal => {
