@@ -1696,4 +1696,32 @@ fn time_is_charted_in_milliseconds_only_when_asked() {
         md.contains("| all runs | 8 | 0.0100 | 0.0100 | 0.0100 | 2 |"),
         "{md}"
     );
+
+    // A search of 10,000 ms or more: the chart (every facet alike) is in seconds.
+    let rows: Vec<_> = [(2, 4_000_000), (4, 20_000_000_000u64)]
+        .into_iter()
+        .enumerate()
+        .map(|(k, (depth, ns))| {
+            vec![
+                ("run_key", format!("k{k}")),
+                ("game", "tictactoe".to_string()),
+                ("depth", format!("{depth}")),
+                ("time_ns", format!("{ns}")),
+            ]
+        })
+        .collect();
+    fs::write(tmp.path().join("runs.csv"), runs_csv(&[], &[], &rows)).unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let svg = fs::read_to_string(tmp.path().join("charts/time.svg")).unwrap();
+    assert!(svg.contains("mean search time (s, log scale)"), "y title");
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    assert!(md.contains("| time (s) mean | min | max | runs |"), "{md}");
+    assert!(
+        md.contains("| all runs | 2 | 0.00400 | 0.00400 | 0.00400 | 1 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| all runs | 4 | 20.0 | 20.0 | 20.0 | 1 |"),
+        "{md}"
+    );
 }

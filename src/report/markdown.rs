@@ -212,6 +212,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         ChartKind::ValueWrong => "% value wrong",
         ChartKind::MoveWrong => "% move wrong",
         ChartKind::BmHit => "% best move",
+        ChartKind::Time if c.y_unit == "s" => "time (s)",
         ChartKind::Time => "time (ms)",
         _ => "nodes",
     };

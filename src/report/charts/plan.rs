@@ -156,6 +156,9 @@ pub struct Chart {
     /// The data's y range over every facet of this chart (`None`: one facet): facets of one
     /// figure share their y axis, so that they can be compared side by side.
     pub shared_y: Option<(f64, f64)>,
+    /// The unit of y, where it has one: the time chart's "ms", or "s" when its values reach
+    /// 10,000 ms (in any facet).
+    pub y_unit: &'static str,
 }
 
 fn varying(s: &Summary, col: &str) -> bool {
@@ -318,6 +321,22 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
         }
     }
     assign_styles(&mut charts, layout);
+    // Long searches' times in seconds, in every facet alike: ticks of 10k ms read badly.
+    let is_time = |c: &&mut Chart| c.kind == ChartKind::Time;
+    if charts
+        .iter_mut()
+        .filter(is_time)
+        .flat_map(|c| c.series.iter().flat_map(|q| q.points.iter()))
+        .any(|p| p.hi >= 1e4)
+    {
+        for c in charts.iter_mut().filter(is_time) {
+            for p in c.series.iter_mut().flat_map(|q| q.points.iter_mut()) {
+                (p.y, p.lo, p.hi) = (p.y / 1e3, p.lo / 1e3, p.hi / 1e3);
+            }
+            c.y_unit = "s";
+            c.y_title = c.y_title.replace("(ms, log scale)", "(s, log scale)");
+        }
+    }
     // Facets of one figure share the ratio axis's scale: log for all when one needs it.
     if charts
         .iter()
@@ -898,6 +917,7 @@ fn chart_for(
         all_stopped,
         no_minimal,
         shared_y: None,
+        y_unit: if kind == ChartKind::Time { "ms" } else { "" },
     })
 }
 

@@ -74,6 +74,7 @@ fn category_chart(labels: &[&str]) -> Chart {
         no_minimal: vec![],
         all_stopped: vec![],
         shared_y: None,
+        y_unit: "",
     }
 }
 
