@@ -194,8 +194,9 @@ pub enum ChartKind {
     /// Percent of finished searches whose move is the position's annotated best move
     /// (`bm_hit`; positions from an EPD suite with `bm` or `am`).
     BmHit,
-    /// Search time (`time_ns`, in milliseconds) vs x (log y). Wall-clock time differs between
-    /// machines and runs, so it is drawn only when `charts` names it.
+    /// Search time (`time_ns`, in milliseconds; in seconds once a search reaches 10,000 ms) vs
+    /// x (log y). Wall-clock time differs between machines and runs, so it is drawn only when
+    /// `charts` names it.
     Time,
 }
 

@@ -255,7 +255,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         for p in &s.points {
             let (x, mut y, mut lo, mut hi) = point_row(p);
             if c.kind == ChartKind::Time {
-                // Milliseconds down to microseconds' fractions, as decimals.
+                // Three significant digits, as decimals (a search of microseconds in ms).
                 (y, lo, hi) = (three_digits(p.y), three_digits(p.lo), three_digits(p.hi));
             }
             let (lo, hi) = match p.counted {

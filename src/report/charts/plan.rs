@@ -951,7 +951,8 @@ fn group_point(
             })
         }
         ChartKind::Qnodes => g.stat(s, "qnodes").filter(|st| st.max > 0.0).map(point),
-        // Milliseconds: a whole tic-tac-toe search at 0.5, a deep chess one at 50k.
+        // Milliseconds (a whole tic-tac-toe search at about 0.1); `plan_charts` turns a chart
+        // with a search of 10,000 ms or more into seconds.
         ChartKind::Time => g
             .stat(s, "time_ns")
             .filter(|st| st.max > 0.0)
