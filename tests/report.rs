@@ -1633,12 +1633,28 @@ fn theory_lines_keep_every_tree_and_depth() {
     }
 }
 
+/// Tic-tac-toe runs.csv rows of (depth, position_id, time_ns), 50 nodes each.
+fn time_rows(runs: &[(u32, u32, u64)]) -> Vec<Vec<(&'static str, String)>> {
+    runs.iter()
+        .enumerate()
+        .map(|(k, (depth, pos, ns))| {
+            vec![
+                ("run_key", format!("k{k}")),
+                ("game", "tictactoe".to_string()),
+                ("position_id", format!("{pos}")),
+                ("depth", format!("{depth}")),
+                ("nodes", "50".to_string()),
+                ("time_ns", format!("{ns}")),
+            ]
+        })
+        .collect()
+}
+
 /// The `time` chart draws `time_ns` in milliseconds, and only when `charts` names it: the
 /// default charts are the same on any machine.
 #[test]
 fn time_is_charted_in_milliseconds_only_when_asked() {
-    let mut rows = Vec::new();
-    for (k, (depth, pos, ns)) in [
+    let rows = time_rows(&[
         (2, 0, 1_500_000),
         (2, 1, 2_500_000),
         (4, 0, 40_000),
@@ -1649,19 +1665,7 @@ fn time_is_charted_in_milliseconds_only_when_asked() {
         // Rounding up to a power of ten keeps three significant digits.
         (8, 0, 9_996),
         (8, 1, 9_996),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        rows.push(vec![
-            ("run_key", format!("k{k}")),
-            ("game", "tictactoe".to_string()),
-            ("position_id", format!("{pos}")),
-            ("depth", format!("{depth}")),
-            ("nodes", "50".to_string()),
-            ("time_ns", format!("{ns}")),
-        ]);
-    }
+    ]);
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("runs.csv"), runs_csv(&[], &[], &rows)).unwrap();
     harness().arg("plot").arg(tmp.path()).assert().success();
@@ -1698,18 +1702,7 @@ fn time_is_charted_in_milliseconds_only_when_asked() {
     );
 
     // A search of 10,000 ms or more: the chart (every facet alike) is in seconds.
-    let rows: Vec<_> = [(2, 4_000_000), (4, 20_000_000_000u64)]
-        .into_iter()
-        .enumerate()
-        .map(|(k, (depth, ns))| {
-            vec![
-                ("run_key", format!("k{k}")),
-                ("game", "tictactoe".to_string()),
-                ("depth", format!("{depth}")),
-                ("time_ns", format!("{ns}")),
-            ]
-        })
-        .collect();
+    let rows = time_rows(&[(2, 0, 4_000_000), (4, 0, 20_000_000_000)]);
     fs::write(tmp.path().join("runs.csv"), runs_csv(&[], &[], &rows)).unwrap();
     harness().arg("plot").arg(tmp.path()).assert().success();
     let svg = fs::read_to_string(tmp.path().join("charts/time.svg")).unwrap();

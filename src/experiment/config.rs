@@ -1024,10 +1024,8 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                     msg
                 };
                 // serde's range for an unsigned key starts at 0; these keys start higher.
-                let msg = match key.as_deref().and_then(|k| {
-                    WHOLE_FROM_ONE.iter().find(|(name, _)| *name == k)
-                }) {
-                    Some((_, allowed)) => {
+                let msg = match key.as_deref().and_then(whole_from_one) {
+                    Some(allowed) => {
                         msg.replace(", expected a whole number >= 0", &format!("; allowed: {allowed}"))
                     }
                     None => msg,
@@ -1296,23 +1294,23 @@ fn expected_names(msg: &str) -> Vec<String> {
 /// The games `kind` takes, as messages list them.
 const GAME_KINDS: &str = "tictactoe, nim, chess, uniform, connect4";
 
-/// Whole-number keys that refuse 0, with what they allow: a negative number, a fraction or a
-/// string there names these instead of serde's "a whole number >= 0".
-const WHOLE_FROM_ONE: [(&str, &str); 6] = [
-    ("entries", "a power of two >= 1, e.g. 4096 (or give `mib`)"),
-    ("mib", "a power of two >= 1 (or give `entries`)"),
-    ("key_bits", "a whole number from 8 to 64"),
-    ("repetitions", "a whole number from 1 to 100000"),
-    (
-        "max_nodes",
-        "a whole number from 1 (the most positions one search may enter)",
-    ),
-    // An inline table, whose values serde reports at the table's key.
-    (
-        "random_openings",
-        "count a whole number from 1 to 100000, plies one from 0 to 10000",
-    ),
-];
+/// What a whole-number key that refuses 0 allows, for a negative number, a fraction or a
+/// string there, in place of serde's "a whole number >= 0"; `None` for other keys.
+fn whole_from_one(key: &str) -> Option<String> {
+    use super::plan::{MAX_NODES_ALLOWED, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_REPETITIONS};
+    Some(match key {
+        "entries" => "a power of two >= 1, e.g. 4096 (or give `mib`)".into(),
+        "mib" => "a power of two >= 1 (or give `entries`)".into(),
+        "key_bits" => "a whole number from 8 to 64".into(),
+        "repetitions" => format!("a whole number from 1 to {MAX_REPETITIONS}"),
+        "max_nodes" => MAX_NODES_ALLOWED.into(),
+        // An inline table, whose values serde reports at the table's key.
+        "random_openings" => format!(
+            "count a whole number from 1 to {MAX_OPENINGS}, plies one from 0 to {MAX_OPENING_PLIES}"
+        ),
+        _ => return None,
+    })
+}
 
 /// serde's type names in deserialization messages, in the words of the experiment file.
 fn plain_words(msg: &str) -> String {
@@ -1400,18 +1398,12 @@ fn plain_words(msg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::plan::{MAX_OPENINGS, MAX_OPENING_PLIES, MAX_REPETITIONS};
-    use super::WHOLE_FROM_ONE;
+    use super::whole_from_one;
 
     /// The ranges a type error quotes are the ones the checks enforce.
     #[test]
     fn whole_from_one_quotes_the_checked_ranges() {
-        let allowed = |key: &str| {
-            WHOLE_FROM_ONE
-                .iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, a)| *a)
-                .unwrap()
-        };
+        let allowed = |key: &str| whole_from_one(key).unwrap();
         assert!(allowed("repetitions").ends_with(&format!("from 1 to {MAX_REPETITIONS}")));
         let openings = allowed("random_openings");
         assert!(openings.contains(&format!("from 1 to {MAX_OPENINGS},")));

@@ -206,15 +206,14 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         c.stem
     );
     let yname = match c.kind {
-        ChartKind::Ebf => "ebf",
-        ChartKind::RatioToMinimal => "nodes / minimal",
-        ChartKind::Qnodes => "qnodes",
-        ChartKind::ValueWrong => "% value wrong",
-        ChartKind::MoveWrong => "% move wrong",
-        ChartKind::BmHit => "% best move",
-        ChartKind::Time if c.y_unit == "s" => "time (s)",
-        ChartKind::Time => "time (ms)",
-        _ => "nodes",
+        ChartKind::Ebf => "ebf".to_string(),
+        ChartKind::RatioToMinimal => "nodes / minimal".to_string(),
+        ChartKind::Qnodes => "qnodes".to_string(),
+        ChartKind::ValueWrong => "% value wrong".to_string(),
+        ChartKind::MoveWrong => "% move wrong".to_string(),
+        ChartKind::BmHit => "% best move".to_string(),
+        ChartKind::Time => format!("time ({})", c.y_unit),
+        _ => "nodes".to_string(),
     };
     let series_name = if c.series_columns.is_empty() {
         "series (none varies: all runs)".to_string()

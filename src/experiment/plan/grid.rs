@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::keys::{fnv1a, mix, run_key, seed_key, Widths};
 use super::sources::SetupPositions;
-use super::{GameSetup, Run, MAX_REPETITIONS, MAX_RUNS};
+use super::{GameSetup, Run, MAX_NODES_ALLOWED, MAX_REPETITIONS, MAX_RUNS};
 use crate::error::{Error, Result};
 use crate::experiment::config::{
     at, at_key, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
@@ -440,7 +440,12 @@ fn limits(path: &Path, src: &str, s: &SearchSection) -> Result<(u32, Option<u64>
     };
     let max_nodes = match &s.max_nodes {
         Some(m) if *m.get_ref() == 0 => {
-            return Err(at(path, src, m.span(), "max_nodes = 0: allowed: a whole number from 1 (the most positions one search may enter)"))
+            return Err(at(
+                path,
+                src,
+                m.span(),
+                format!("max_nodes = 0: allowed: {MAX_NODES_ALLOWED}"),
+            ))
         }
         m => m.as_ref().map(|m| *m.get_ref()),
     };

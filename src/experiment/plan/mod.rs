@@ -184,3 +184,6 @@ pub const MAX_REPETITIONS: u32 = 100_000;
 pub const MAX_OPENINGS: u32 = 100_000;
 /// The longest random opening, in plies (the longest search depth too).
 pub const MAX_OPENING_PLIES: u32 = 10_000;
+/// What `max_nodes` allows (it refuses 0).
+pub const MAX_NODES_ALLOWED: &str =
+    "a whole number from 1 (the most positions one search may enter)";

@@ -322,19 +322,18 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
     }
     assign_styles(&mut charts, layout);
     // Long searches' times in seconds, in every facet alike: ticks of 10k ms read badly.
-    let is_time = |c: &&mut Chart| c.kind == ChartKind::Time;
     if charts
-        .iter_mut()
-        .filter(is_time)
+        .iter()
+        .filter(|c| c.kind == ChartKind::Time)
         .flat_map(|c| c.series.iter().flat_map(|q| q.points.iter()))
         .any(|p| p.hi >= 1e4)
     {
-        for c in charts.iter_mut().filter(is_time) {
+        for c in charts.iter_mut().filter(|c| c.kind == ChartKind::Time) {
             for p in c.series.iter_mut().flat_map(|q| q.points.iter_mut()) {
                 (p.y, p.lo, p.hi) = (p.y / 1e3, p.lo / 1e3, p.hi / 1e3);
             }
             c.y_unit = "s";
-            c.y_title = c.y_title.replace("(ms, log scale)", "(s, log scale)");
+            c.y_title = time_y_title(layout.point, c.y_unit);
         }
     }
     // Facets of one figure share the ratio axis's scale: log for all when one needs it.
@@ -556,6 +555,11 @@ pub(super) fn assign_styles(charts: &mut [Chart], layout: &Layout) {
 fn ratio_y_title(point: PointStat, log_y: bool) -> String {
     let scale = if log_y { " (log scale)" } else { "" };
     format!("{} nodes / minimal-tree nodes{scale}", stat_words(point))
+}
+
+/// The time chart's y-axis title, its values in `unit` (ms or s).
+fn time_y_title(point: PointStat, unit: &str) -> String {
+    format!("{} search time ({unit}, log scale)", stat_words(point))
 }
 
 /// The statistic a point shows, in the words of an axis title.
@@ -1167,7 +1171,7 @@ fn y_title(
         ChartKind::ValueWrong => "runs whose root value is wrong (%)".into(),
         ChartKind::MoveWrong => "runs whose move is worse than the best (%)".into(),
         ChartKind::BmHit => "finished searches choosing the suite's best move (%)".into(),
-        ChartKind::Time => format!("{} search time (ms, log scale)", stat_words(layout.point)),
+        ChartKind::Time => time_y_title(layout.point, "ms"),
         ChartKind::RatioToMinimal => ratio_y_title(layout.point, log_y),
     }
 }
