@@ -985,10 +985,19 @@ pub(super) fn wilson(p: f64, n: usize) -> (f64, f64) {
     let centre = p + z2n / 2.0;
     let half = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();
     let scale = 1.0 + z2n;
-    (
-        ((centre - half) / scale).max(0.0),
-        ((centre + half) / scale).min(1.0),
-    )
+    // At a share of 0 (or 1) the closed form's bound is 0 (or 1) exactly, but centre and half
+    // are then equal only up to rounding (0 of 3 gave 4.9e-17, printed as 4.868361e-15%).
+    let lo = if p <= 0.0 {
+        0.0
+    } else {
+        ((centre - half) / scale).max(0.0)
+    };
+    let hi = if p >= 1.0 {
+        1.0
+    } else {
+        ((centre + half) / scale).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// The theory line `tk` of a chart, named `name`: one line when the groups at each x agree on

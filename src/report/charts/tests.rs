@@ -276,6 +276,12 @@ fn wilson_intervals_match_the_published_values() {
     let (lo, hi) = wilson(0.2, 100);
     assert!(close(lo, 0.13337) && close(hi, 0.28883), "{lo} {hi}");
     assert_eq!(wilson(0.3, 0), (0.0, 1.0));
+    // None of 1 to 1,000 runs: from 0 exactly; all of them: to 1 exactly (rounding left
+    // 4.9e-17 for 0 of 3 and 0.9999999999999999 for 10 of 10).
+    for n in 1..=1000 {
+        assert_eq!(wilson(0.0, n).0, 0.0, "0 of {n}");
+        assert_eq!(wilson(1.0, n).1, 1.0, "{n} of {n}");
+    }
 }
 
 /// A dashed line's dash says its kind, and five lines of one kind look different before one
