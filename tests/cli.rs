@@ -1135,6 +1135,19 @@ fn orderings_the_solver_cannot_follow_are_refused() {
         )
     };
     good_run(&mixed("killer+static", ""));
+    // Beside minimax, which makes no cutoffs, nothing learns them either.
+    for ordering in ["killer+static", "history"] {
+        bad_text(
+            &text(ordering, "all").replace(
+                "algorithm = \"solve\"",
+                "algorithm = [\"minimax\", \"solve\"]\ndepth = \"full\"",
+            ),
+            &[
+                "exp.toml:8:1: `ordering`: the term `",
+                "no alpha-beta run uses it",
+            ],
+        );
+    }
     good_run(&text("tt+static", "all").replace(
         "solver = \"all\"",
         "solver = [\"all\", \"null-window+win-check\"]",

@@ -148,20 +148,17 @@ pub fn check_table_depth(
     Ok(())
 }
 
-/// Refuses ordering terms no run can use: killers or history named only by solve runs, and
-/// `tt` with no table anywhere.
+/// Refuses ordering terms no run can use: killers or history with no alpha-beta run that names
+/// them, and `tt` with no table anywhere.
 pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -> Result<()> {
-    // The solver records no killers and no history. An ordering naming them that only solve
-    // runs use would order nothing there; beside alpha-beta runs that use them it is a
-    // comparison, and the solve runs ignore the terms (as a table-less run ignores `tt`).
-    let searched_orders: std::collections::BTreeSet<String> = runs
-        .iter()
-        .filter(|r| r.solver.is_none())
-        .map(|r| r.ordering.to_string())
-        .collect();
-    for r in runs.iter().filter(|r| r.solver.is_some()) {
-        if let Err(e) = solver::check_recorded_terms(&r.ordering) {
-            if !searched_orders.contains(&r.ordering.to_string()) {
+    // Only alpha-beta learns killers and history: the solver records none, and minimax and
+    // negamax make no cutoffs to learn from. Beside an alpha-beta run that uses them the terms
+    // are a comparison, and the other runs ignore them (as a table-less run ignores `tt`);
+    // with none they would order nothing, silently. With only solve runs the solver's own
+    // check says so, as `harness solve` does.
+    if solve_only {
+        for r in runs {
+            if let Err(e) = solver::check_recorded_terms(&r.ordering) {
                 return Err(at_key(
                     path,
                     src,
@@ -191,19 +188,19 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
             format!("`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; {fix}, or drop `tt`"),
         ));
     }
-    // `killer` and `history` order by the moves that caused cutoffs: minimax and negamax make
-    // none, so with no alpha-beta or solver run they would order nothing, silently.
-    let cuts = |r: &Run| r.algorithm.prunes() || r.solver.is_some();
+    let learns = |r: &Run| r.solver.is_none() && r.algorithm.prunes();
     for (term, name) in [
         (crate::search::OrderTerm::Killer, "killer"),
         (crate::search::OrderTerm::History, "history"),
     ] {
-        if runs.iter().any(|r| r.ordering.has(&term)) && !runs.iter().any(cuts) {
+        if runs.iter().any(|r| r.ordering.has(&term))
+            && !runs.iter().any(|r| learns(r) && r.ordering.has(&term))
+        {
             return Err(at_key(
                 path,
                 src,
                 &["search", "ordering"],
-                format!("`ordering`: the term `{name}` orders by the moves that caused cutoffs, and no run makes any (minimax and negamax search every move); add alphabeta to `algorithm`, or drop `{name}`"),
+                format!("`ordering`: the term `{name}` orders by the moves that caused cutoffs, and no alpha-beta run uses it (minimax and negamax search every move, and the solver records no {name} moves); add alphabeta to `algorithm`, or drop `{name}`"),
             ));
         }
     }
