@@ -2030,3 +2030,122 @@ fn a_partial_file_beside_a_finished_manifest_is_a_leftover() {
     assert!(!err.contains("resuming"), "{err}");
     assert!(!out.join("runs.csv.partial").exists());
 }
+
+/// A list where a table goes is refused rather than read field by field in order (serde's
+/// derived structs take both): `random_openings = [2, 3]` was 2 openings of 3 plies, and
+/// `quiescence = [true, false, true, 100]` a quiescence setting. Quiescence options with
+/// quiescence off in every run are refused, as a table's are with every table off.
+#[test]
+fn lists_where_a_table_goes_and_unused_quiescence_options_are_refused() {
+    bad(
+        "positions = [\"start\"]",
+        "random_openings = [2, 3]",
+        &[
+            "exp.toml:6:19: `random_openings`",
+            "invalid type: sequence, expected a table `{ count = N, plies = N }`",
+        ],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "random_openings = [{ count = 2, plies = 3 }]",
+        &["exp.toml:6:19: `random_openings`", "expected a table"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nquiescence = [true, false, true, 100]",
+        &[
+            "exp.toml:12:14: `quiescence`",
+            "invalid type: sequence, expected a table `{ enabled = true,",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\ntt = [[true]]",
+        &[
+            "exp.toml:12:6: `tt`",
+            "invalid type: sequence, expected a table",
+        ],
+    );
+    let chess = |q: &str| {
+        GOOD.replacen("tictactoe", "chess", 1)
+            .replacen("depth = 3", "depth = 1", 1)
+            + &format!("quiescence = {q}\n")
+    };
+    for (q, key, col) in [
+        (
+            "{ enabled = false, delta = 100, checks = true }",
+            "checks",
+            46,
+        ),
+        (
+            "{ enabled = [false], promotions = false }",
+            "promotions",
+            35,
+        ),
+    ] {
+        bad_text(
+            &chess(q),
+            &[
+                &format!("exp.toml:12:{col}: [search] quiescence {key}: enabled = false"),
+                "allowed: enabled = true or [false, true]",
+            ],
+        );
+    }
+    good_run(&chess("{ enabled = [false, true], delta = 100 }"));
+    good_run(&chess("{ enabled = false }"));
+}
+
+/// A number too large for its key, and a list where one value goes, say what the key allows.
+#[test]
+fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
+    bad(
+        "seed = 1",
+        "seed = 9223372036854775808",
+        &[
+            "exp.toml:2:8: `seed`: number too large",
+            "allowed: a whole number from 0 to 9223372036854775807",
+        ],
+    );
+    bad(
+        "depth = 3",
+        "depth = 99999999999999999999",
+        &[
+            "exp.toml:10:9: `depth`: number too large",
+            "allowed: a whole number of plies from 1 to 10000",
+        ],
+    );
+    for (line, allowed) in [
+        (
+            "max_seconds = [1, 2]",
+            "a positive, finite number of seconds",
+        ),
+        ("repetitions = [2, 3]", "a whole number from 1 to 100000"),
+        ("max_nodes = [2, 3]", "a whole number from 1"),
+    ] {
+        bad(
+            "ordering = \"natural\"",
+            &format!("ordering = \"natural\"\n{line}"),
+            &[
+                "exp.toml:12:",
+                "a list where one value goes",
+                &format!("allowed: {allowed}"),
+            ],
+        );
+    }
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nmax_seconds = inf",
+        &[
+            "exp.toml:12:15: `max_seconds` = inf",
+            "allowed: a positive, finite number of seconds",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [[[\"static\"]]]",
+        &[
+            "exp.toml:11:14: `ordering`",
+            "a list of terms is one list deep; allowed: natural, static",
+        ],
+    );
+}

@@ -100,10 +100,47 @@ impl ExperimentFile {
     }
 }
 
+/// The tables of an experiment file (a [section] or an inline `{ ... }`) are read from a table
+/// only. serde's derived structs also take an array, field by field in order, so that
+/// `random_openings = [2, 3]` would silently read as 2 openings of 3 plies: each such struct
+/// derives its reader as an inherent function (`remote = "Self"`), which this `Deserialize`
+/// calls on a table and no other value.
+macro_rules! table_only {
+    ($t:ty, $expecting:expr) => {
+        impl<'de> Deserialize<'de> for $t {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                struct V;
+                impl<'de> de::Visitor<'de> for V {
+                    type Value = $t;
+                    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_map<A: de::MapAccess<'de>>(
+                        self,
+                        map: A,
+                    ) -> std::result::Result<$t, A::Error> {
+                        <$t>::deserialize(de::value::MapAccessDeserializer::new(map))
+                    }
+                }
+                d.deserialize_map(V)
+            }
+        }
+    };
+}
+table_only!(RandomOpenings, "a table `{ count = N, plies = N }`");
+table_only!(
+    QuiescenceSection,
+    "a table `{ enabled = true, checks = false, promotions = true, delta = 200 }`"
+);
+table_only!(TtSection, "a table (`key = { ... }` or a [section])");
+table_only!(GameSection, "a table (`key = { ... }` or a [section])");
+table_only!(SearchSection, "a table (`key = { ... }` or a [section])");
+table_only!(ReportSection, "a table (`key = { ... }` or a [section])");
+
 /// `[report]`: the charts of summary.csv / report.md. Column names (`x`, `series`, `facet`)
 /// are checked against runs.csv when the report is built.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct ReportSection {
     /// Charts to draw; default: all that the data supports.
     pub charts: Option<Spanned<Vec<ChartKind>>>,
@@ -262,7 +299,7 @@ pub enum TheoryKind {
 
 /// `[game]`: which game(s), their options and the positions to search from.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct GameSection {
     pub kind: Spanned<OneOrMany<GameKind>>,
     /// Positions in the game's notation; `"start"` is the game's initial position.
@@ -394,7 +431,7 @@ fn range_bounds<'de, A: de::MapAccess<'de>>(
 
 /// `random_openings = { count = 20, plies = 8 }`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct RandomOpenings {
     /// How many distinct openings.
     pub count: u32,
@@ -444,7 +481,7 @@ impl GameKind {
 
 /// `[search]`: the algorithm and its parameters; any key may be a list.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct SearchSection {
     pub algorithm: OneOrMany<Named<Algorithm>>,
     /// Alpha-beta variant(s): `fail-hard`, `fail-soft` (default). Ignored by minimax/negamax.
@@ -476,7 +513,7 @@ pub struct SearchSection {
 /// `[search.tt]`: the transposition table. Every key but `reference` may be a list (a grid
 /// axis). Used by alpha-beta only; other algorithms run without a table.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct TtSection {
     /// Table on or off; default true once the section is present.
     pub enabled: Option<OneOrMany<bool>>,
@@ -497,7 +534,7 @@ pub struct TtSection {
 
 /// `[search] quiescence = { ... }`.
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct QuiescenceSection {
     pub enabled: OneOrMany<bool>,
     /// Quiet checking moves at the first quiescence ply; default false.
@@ -1014,6 +1051,14 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                         Some(allowed) => format!("takes a name in quotes; allowed: {allowed}"),
                         None => msg,
                     }
+                } else if key.as_deref() == Some("ordering") && msg.ends_with("expected a string")
+                {
+                    // Inside an ordering's list of terms (one list deep: ["tt", "static"] is
+                    // tt+static), something other than a name.
+                    format!(
+                        "{msg}: each term of an ordering is a name in quotes, and a list of terms is one list deep; allowed: {}",
+                        crate::search::ordering::ORDERING_HELP
+                    )
                 } else if msg.ends_with("expected a sequence") {
                     // A list of such names (`theory`, `charts`), given as one value.
                     match allowed_names(src, span.clone(), true) {
@@ -1029,6 +1074,21 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                         msg.replace(", expected a whole number >= 0", &format!("; allowed: {allowed}"))
                     }
                     None => msg,
+                };
+                // A number past what TOML or the key holds, or a list where one value goes:
+                // say what the key allows.
+                let msg = match key.as_deref().and_then(allowed_number) {
+                    Some(allowed) if msg.contains(TOO_LARGE) => {
+                        msg.replace(TOO_LARGE, &format!("number too large; allowed: {allowed}"))
+                    }
+                    // (`random_openings`' own message says it is one table.)
+                    Some(allowed)
+                        if msg.starts_with("invalid type: sequence")
+                            && key.as_deref() != Some("random_openings") =>
+                    {
+                        format!("a list where one value goes; allowed: {allowed}")
+                    }
+                    _ => msg,
                 };
                 let msg = match key {
                     Some(ref key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
@@ -1312,6 +1372,27 @@ fn whole_from_one(key: &str) -> Option<String> {
     })
 }
 
+/// What `max_seconds` allows.
+pub const MAX_SECONDS_ALLOWED: &str =
+    "a positive, finite number of seconds (leave the key out for no time budget)";
+
+/// `plain_words`' text for a number that does not fit its key.
+const TOO_LARGE: &str = "number too large for this key (the README's Limits list the ranges)";
+
+/// What a numeric key of one value allows, for a number too large for it or a list in its
+/// place; `None` for other keys.
+fn allowed_number(key: &str) -> Option<String> {
+    whole_from_one(key).or_else(|| {
+        Some(match key {
+            "seed" => "a whole number from 0 to 9223372036854775807 (2^63 - 1)".into(),
+            "depth" => DEPTH_HELP.into(),
+            "max_seconds" => MAX_SECONDS_ALLOWED.into(),
+            "trees" => "a whole number from 1 to 1000000".into(),
+            _ => return None,
+        })
+    })
+}
+
 /// serde's type names in deserialization messages, in the words of the experiment file.
 fn plain_words(msg: &str) -> String {
     let mut out = msg.replace(
@@ -1323,10 +1404,7 @@ fn plain_words(msg: &str) -> String {
         ("expected u64", "expected a whole number >= 0"),
         ("expected u32", "expected a whole number >= 0"),
         ("expected f64", "expected a number"),
-        (
-            "number too large to fit in target type",
-            "number too large for this key (the README's Limits list the ranges)",
-        ),
+        ("number too large to fit in target type", TOO_LARGE),
     ] {
         out = out.replace(from, to);
     }

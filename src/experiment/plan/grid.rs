@@ -321,6 +321,24 @@ fn unused_settings(
             );
         }
     }
+    // Quiescence off in every setting: no run has one that its options would shape.
+    if let Some(q) = &s.quiescence {
+        let q = q.get_ref();
+        let shaped = [
+            ("checks", q.checks.is_some()),
+            ("promotions", q.promotions.is_some()),
+            ("delta", q.delta.is_some()),
+        ];
+        if let (false, Some((key, _))) = (
+            q.enabled.values().contains(&true),
+            shaped.iter().find(|(_, set)| *set),
+        ) {
+            return refuse(
+                &["search", "quiescence", key],
+                format!("[search] quiescence {key}: enabled = false turns quiescence search off in every run, so no run has one that {key} would shape; allowed: enabled = true or [false, true], or drop {key}"),
+            );
+        }
+    }
     if s.tt.as_ref().and_then(|t| t.reference) == Some(true)
         && !(alphabeta && tt_grid.iter().any(|t| t.is_some()))
     {
@@ -455,7 +473,11 @@ fn limits(path: &Path, src: &str, s: &SearchSection) -> Result<(u32, Option<u64>
                 path,
                 src,
                 m.span(),
-                "max_seconds must be a positive number of seconds",
+                format!(
+                    "`max_seconds` = {}: allowed: {}",
+                    m.get_ref(),
+                    crate::experiment::config::MAX_SECONDS_ALLOWED
+                ),
             ))
         }
         m => m.as_ref().map(|m| *m.get_ref()),
