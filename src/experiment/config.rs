@@ -132,10 +132,13 @@ table_only!(
     QuiescenceSection,
     "a table `{ enabled = true, checks = false, promotions = true, delta = 200 }`"
 );
-table_only!(TtSection, "a table (`key = { ... }` or a [section])");
-table_only!(GameSection, "a table (`key = { ... }` or a [section])");
-table_only!(SearchSection, "a table (`key = { ... }` or a [section])");
-table_only!(ReportSection, "a table (`key = { ... }` or a [section])");
+table_only!(TtSection, A_TABLE);
+table_only!(GameSection, A_TABLE);
+table_only!(SearchSection, A_TABLE);
+table_only!(ReportSection, A_TABLE);
+
+/// What a section of the file is, in messages.
+const A_TABLE: &str = "a table (`key = { ... }` or a [section])";
 
 /// `[report]`: the charts of summary.csv / report.md. Column names (`x`, `series`, `facet`)
 /// are checked against runs.csv when the report is built.
@@ -1384,10 +1387,10 @@ const TOO_LARGE: &str = "number too large for this key (the README's Limits list
 fn allowed_number(key: &str) -> Option<String> {
     whole_from_one(key).or_else(|| {
         Some(match key {
-            "seed" => "a whole number from 0 to 9223372036854775807 (2^63 - 1)".into(),
+            "seed" => format!("a whole number from 0 to {} (2^63 - 1)", i64::MAX),
             "depth" => DEPTH_HELP.into(),
             "max_seconds" => MAX_SECONDS_ALLOWED.into(),
-            "trees" => "a whole number from 1 to 1000000".into(),
+            "trees" => format!("a whole number from 1 to {}", super::plan::MAX_TREES),
             _ => return None,
         })
     })
@@ -1465,10 +1468,7 @@ fn plain_words(msg: &str) -> String {
             .find(|c: char| !c.is_alphanumeric() && c != '_')
             .unwrap_or(rest.len());
         let tail = rest[end..].to_string();
-        out = format!(
-            "{}expected a table (`key = {{ ... }}` or a [section]){tail}",
-            &out[..i]
-        );
+        out = format!("{}expected {A_TABLE}{tail}", &out[..i]);
     }
     out
 }

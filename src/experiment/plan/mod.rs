@@ -182,6 +182,8 @@ pub const MAX_RUNS: usize = 1_000_000;
 pub const MAX_REPETITIONS: u32 = 100_000;
 /// The most random openings one experiment may ask for.
 pub const MAX_OPENINGS: u32 = 100_000;
+/// The most uniform trees (`trees`) one experiment may ask for.
+pub const MAX_TREES: i64 = 1_000_000;
 /// The longest random opening, in plies (the longest search depth too).
 pub const MAX_OPENING_PLIES: u32 = 10_000;
 /// What `max_nodes` allows (it refuses 0).

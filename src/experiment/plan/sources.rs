@@ -75,14 +75,15 @@ pub fn positions(
 fn tree_count(path: &Path, src: &str, g: &GameSection, kinds: &[GameKind]) -> Result<usize> {
     // Uniform trees are chosen by `trees`, not `positions`.
     let trees = match &g.trees {
-        Some(t) if !(1..=1_000_000).contains(t.get_ref()) => {
+        Some(t) if !(1..=super::MAX_TREES).contains(t.get_ref()) => {
             return Err(at(
                 path,
                 src,
                 t.span(),
                 format!(
-                    "[game] trees = {}: the number of uniform trees must be from 1 to 1000000",
-                    t.get_ref()
+                    "[game] trees = {}: the number of uniform trees must be from 1 to {}",
+                    t.get_ref(),
+                    super::MAX_TREES
                 ),
             ))
         }
