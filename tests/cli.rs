@@ -2055,7 +2055,7 @@ fn lists_where_a_table_goes_and_unused_quiescence_options_are_refused() {
         "ordering = \"natural\"\nquiescence = [true, false, true, 100]",
         &[
             "exp.toml:12:14: `quiescence`",
-            "invalid type: sequence, expected a table `{ enabled = true,",
+            "invalid type: sequence, expected a table; quiescence is one table",
         ],
     );
     bad(
@@ -2093,6 +2093,35 @@ fn lists_where_a_table_goes_and_unused_quiescence_options_are_refused() {
     }
     good_run(&chess("{ enabled = [false, true], delta = 100 }"));
     good_run(&chess("{ enabled = false }"));
+    // With only solve runs the fix is to drop quiescence: the solver has none.
+    bad_text(
+        &(GOOD.replacen(
+            "algorithm = \"alphabeta\"\ndepth = 3",
+            "algorithm = \"solve\"",
+            1,
+        ) + "quiescence = { enabled = false, delta = 100 }\n"),
+        &[
+            "quiescence delta",
+            "drop quiescence (the solver has no quiescence search)",
+        ],
+    );
+    // One example of the table, not two.
+    let err = bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nquiescence = true",
+        &["`quiescence`: invalid type: boolean `true`, expected a table; quiescence is one table"],
+    );
+    assert_eq!(err.matches("enabled = true").count(), 1, "{err}");
+    // A table of dotted keys has no place the reader can record: the message says how to
+    // write the table instead of calling it a key that takes a value.
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nquiescence.enabled = true",
+        &[
+            "exp.toml:12:1: `quiescence.enabled`: `quiescence` is read as one table",
+            "or as a [search.quiescence] section",
+        ],
+    );
 }
 
 /// A number too large for its key, and a list where one value goes, say what the key allows.
@@ -2132,6 +2161,21 @@ fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
             ],
         );
     }
+    // A grid key given a list inside its list is not told it takes one value.
+    let err = bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[search.tt]\nkey_bits = [[16]]",
+        &[
+            "exp.toml:13:13: `key_bits`",
+            "allowed: a whole number from 8 to 64",
+        ],
+    );
+    assert!(!err.contains("one value"), "{err}");
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\ntt.key_bits = 99999999999999999999",
+        &["`tt.key_bits`: number too large; allowed: a whole number from 8 to 64"],
+    );
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\nmax_seconds = inf",

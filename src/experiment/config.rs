@@ -128,16 +128,14 @@ macro_rules! table_only {
     };
 }
 table_only!(RandomOpenings, "a table `{ count = N, plies = N }`");
-table_only!(
-    QuiescenceSection,
-    "a table `{ enabled = true, checks = false, promotions = true, delta = 200 }`"
-);
+// (The quiescence message adds an example of the table.)
+table_only!(QuiescenceSection, "a table");
 table_only!(TtSection, A_TABLE);
 table_only!(GameSection, A_TABLE);
 table_only!(SearchSection, A_TABLE);
 table_only!(ReportSection, A_TABLE);
 
-/// What a section of the file is, in messages.
+/// What a section of the file is, in its messages.
 const A_TABLE: &str = "a table (`key = { ... }` or a [section])";
 
 /// `[report]`: the charts of summary.csv / report.md. Column names (`x`, `series`, `facet`)
@@ -1079,15 +1077,15 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                     None => msg,
                 };
                 // A number past what TOML or the key holds, or a list where one value goes:
-                // say what the key allows.
-                let msg = match key.as_deref().and_then(allowed_number) {
+                // say what the key allows (the key's last part, for a dotted key).
+                let leaf = key.as_deref().map(|k| k.rsplit('.').next().unwrap_or(k));
+                let msg = match leaf.and_then(allowed_number) {
                     Some(allowed) if msg.contains(TOO_LARGE) => {
                         msg.replace(TOO_LARGE, &format!("number too large; allowed: {allowed}"))
                     }
-                    // (`random_openings`' own message says it is one table.)
                     Some(allowed)
                         if msg.starts_with("invalid type: sequence")
-                            && key.as_deref() != Some("random_openings") =>
+                            && leaf.is_some_and(|k| ONE_VALUE.contains(&k)) =>
                     {
                         format!("a list where one value goes; allowed: {allowed}")
                     }
@@ -1268,14 +1266,16 @@ fn dotted_key_error(
         .map(|p| p.trim().trim_matches(['"', '\'']))
         .collect::<Vec<_>>()
         .join(".");
-    Some(at(
-        path,
-        src,
-        key_start..key_start + key.len(),
-        format!(
+    // `quiescence` and `random_openings` do take a table, but one whose place in the file is
+    // recorded, which the TOML reader has not got for a table made of dotted keys.
+    let text = match prefix.rsplit('.').next() {
+        Some("quiescence") => format!("`{key}`: `quiescence` is read as one table, written `quiescence = {{ enabled = true, ... }}` or as a [search.quiescence] section, not as dotted keys"),
+        Some("random_openings") => format!("`{key}`: `random_openings` is read as one table, written `random_openings = {{ count = N, plies = N }}`, not as dotted keys"),
+        _ => format!(
             "`{key}`: a dotted key makes `{prefix}` a table, but `{prefix}` takes a value: write `{prefix} = ...` (the README lists what each key takes)"
         ),
-    ))
+    };
+    Some(at(path, src, key_start..key_start + key.len(), text))
 }
 
 /// The key of a `key = value` line holding byte `pos` of `src`, when the value starts there.
@@ -1382,8 +1382,11 @@ pub const MAX_SECONDS_ALLOWED: &str =
 /// `plain_words`' text for a number that does not fit its key.
 const TOO_LARGE: &str = "number too large for this key (the README's Limits list the ranges)";
 
-/// What a numeric key of one value allows, for a number too large for it or a list in its
-/// place; `None` for other keys.
+/// The numeric keys that take one value, not a list (a grid's keys take lists).
+const ONE_VALUE: [&str; 5] = ["seed", "repetitions", "max_nodes", "max_seconds", "trees"];
+
+/// What a numeric key allows, for a number too large for it or (a key of `ONE_VALUE`) a list
+/// in its place; `None` for other keys.
 fn allowed_number(key: &str) -> Option<String> {
     whole_from_one(key).or_else(|| {
         Some(match key {
@@ -1461,15 +1464,8 @@ fn plain_words(msg: &str) -> String {
             out.push_str(&format!("; `{key}` belongs in {}", homes.join(" or ")));
         }
     }
-    // `expected struct TtSection` and the like: a table.
-    while let Some(i) = out.find("expected struct ") {
-        let rest = &out[i + "expected struct ".len()..];
-        let end = rest
-            .find(|c: char| !c.is_alphanumeric() && c != '_')
-            .unwrap_or(rest.len());
-        let tail = rest[end..].to_string();
-        out = format!("{}expected {A_TABLE}{tail}", &out[..i]);
-    }
+    // (serde's "expected struct X" never comes: the file's tables are read by `table_only!`,
+    // whose messages say what they expect, and the file itself is always a table.)
     out
 }
 

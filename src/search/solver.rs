@@ -250,7 +250,8 @@ pub struct Solver<G: Game> {
 
 /// Checks that `ordering` names no term the solver never records: killer moves and history
 /// would order nothing, and the runs would silently be what the ordering without them gives.
-/// An experiment applies it only where no other run uses the terms (see `plan`).
+/// An experiment applies it when every run is `solve`; beside other runs its own check
+/// refuses the terms unless an alpha-beta run names them (see `plan`).
 pub fn check_recorded_terms(ordering: &Ordering) -> Result<(), String> {
     for (term, name) in [
         (OrderTerm::Killer, "killer"),

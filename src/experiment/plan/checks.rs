@@ -188,7 +188,13 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
             format!("`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; {fix}, or drop `tt`"),
         ));
     }
-    let learns = |r: &Run| r.solver.is_none() && r.algorithm.prunes();
+    // Alpha-beta alone prunes, so alone learns (a solve run's algorithm is `solve`).
+    let learns = |r: &Run| r.algorithm.prunes();
+    let solver = if runs.iter().any(|r| r.solver.is_some()) {
+        ", and the solver records none"
+    } else {
+        ""
+    };
     for (term, name) in [
         (crate::search::OrderTerm::Killer, "killer"),
         (crate::search::OrderTerm::History, "history"),
@@ -200,7 +206,7 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
                 path,
                 src,
                 &["search", "ordering"],
-                format!("`ordering`: the term `{name}` orders by the moves that caused cutoffs, and no alpha-beta run uses it (minimax and negamax search every move, and the solver records no {name} moves); add alphabeta to `algorithm`, or drop `{name}`"),
+                format!("`ordering`: the term `{name}` orders by the moves that caused cutoffs, and no alpha-beta run uses it (minimax and negamax search every move{solver}); add alphabeta to `algorithm`, or drop `{name}`"),
             ));
         }
     }

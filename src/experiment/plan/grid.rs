@@ -261,7 +261,8 @@ impl SearchGrid {
 /// Refuses a `[search]` setting that no run of the experiment would use, since the runs would
 /// silently be what they are without it: a variant without alpha-beta; a table without
 /// alpha-beta or the solver's `tt`; `enabled` without alpha-beta (the solver's table is its
-/// technique); a table's size or scheme with every table off; a `reference` comparison with no
+/// technique); a table's size or scheme with every table off; quiescence options with
+/// quiescence off in every run; a `reference` comparison with no
 /// alpha-beta run that has a table; and with the solver alone, iterative deepening, quiescence
 /// or a random tie-break (the solver has none of them).
 fn unused_settings(
@@ -333,9 +334,15 @@ fn unused_settings(
             q.enabled.values().contains(&true),
             shaped.iter().find(|(_, set)| *set),
         ) {
+            // The solver has no quiescence search: with only solve runs the fix is to drop it.
+            let fix = if algorithms.iter().all(|&a| a == Algorithm::Solve) {
+                "drop quiescence (the solver has no quiescence search)".to_string()
+            } else {
+                format!("allowed: enabled = true or [false, true], or drop {key}")
+            };
             return refuse(
                 &["search", "quiescence", key],
-                format!("[search] quiescence {key}: enabled = false turns quiescence search off in every run, so no run has one that {key} would shape; allowed: enabled = true or [false, true], or drop {key}"),
+                format!("[search] quiescence {key}: enabled = false turns quiescence search off in every run, so no run has one that {key} would shape; {fix}"),
             );
         }
     }
