@@ -277,6 +277,14 @@ fn unused_settings(
     let runs = format!("this experiment runs {}", names.join(", "));
     let refuse = |key: &[&str], msg: String| Err(at_key(path, src, key, msg));
     let alphabeta = algorithms.contains(&Algorithm::AlphaBeta);
+    let solve_only = algorithms.iter().all(|&a| a == Algorithm::Solve);
+    // The first option set of a feature that every run has off (which it would not shape).
+    let first_set = |off: bool, options: &[(&'static str, bool)]| {
+        options
+            .iter()
+            .find(|(_, set)| off && *set)
+            .map(|(key, _)| *key)
+    };
     let solve_tt = algorithms.contains(&Algorithm::Solve) && solvers.iter().any(|t| t.tt);
     if s.variant.is_some() && !alphabeta {
         return refuse(
@@ -315,7 +323,7 @@ fn unused_settings(
             ("key_bits", t.key_bits.is_some()),
             ("bounds", t.bounds.is_some()),
         ];
-        if let (true, Some((key, _))) = (all_off, shaped.iter().find(|(_, set)| *set)) {
+        if let Some(key) = first_set(all_off, &shaped) {
             return refuse(
                 &["search", "tt", key],
                 format!("[search.tt] {key}: enabled = false turns every table off, so no run has one that {key} would shape (the solver's, with `tt`, takes its default then); allowed: enabled = true or [false, true], or drop {key}"),
@@ -330,12 +338,9 @@ fn unused_settings(
             ("promotions", q.promotions.is_some()),
             ("delta", q.delta.is_some()),
         ];
-        if let (false, Some((key, _))) = (
-            q.enabled.values().contains(&true),
-            shaped.iter().find(|(_, set)| *set),
-        ) {
+        if let Some(key) = first_set(!q.enabled.values().contains(&true), &shaped) {
             // The solver has no quiescence search: with only solve runs the fix is to drop it.
-            let fix = if algorithms.iter().all(|&a| a == Algorithm::Solve) {
+            let fix = if solve_only {
                 "drop quiescence (the solver has no quiescence search)".to_string()
             } else {
                 format!("allowed: enabled = true or [false, true], or drop {key}")
@@ -354,7 +359,7 @@ fn unused_settings(
             format!("[search.tt] reference: compares alphabeta with a table against the same search without one, and no run is alphabeta with a table ({runs}{}); allowed: reference = false, or alphabeta with enabled = true", if alphabeta { ", the table disabled" } else { "" }),
         );
     }
-    if algorithms.iter().all(|&a| a == Algorithm::Solve) {
+    if solve_only {
         let unused: [(&str, bool, &str); 3] = [
             (
                 "iterative",
