@@ -533,17 +533,23 @@ fn sizes_past_their_limits_are_refused() {
         "random_openings = { count = 1, plies = 4294967295 }",
         &["exp.toml:6:", "plies = 4294967295", "from 0 to 10000"],
     );
-    // A negative count: what both keys allow, not serde's "a whole number >= 0".
-    let e = bad(
-        "positions = [\"start\"]",
-        "random_openings = { count = -1, plies = 2 }",
-        &[
-            "exp.toml:6:",
-            "random_openings",
-            "allowed: count a whole number from 1 to 100000, plies one from 0 to 10000",
-        ],
-    );
-    assert!(!e.contains(">= 0"), "{e}");
+    // A negative count or plies: what the key allows, not serde's "a whole number >= 0", at
+    // the key inside the inline table.
+    for (line, at, allowed) in [
+        (
+            "random_openings = { count = -1, plies = 2 }",
+            "exp.toml:6:29: `random_openings.count`",
+            "allowed: a whole number from 1 to 100000",
+        ),
+        (
+            "random_openings = { count = 2, plies = -1 }",
+            "exp.toml:6:40: `random_openings.plies`",
+            "allowed: a whole number from 0 to 10000",
+        ),
+    ] {
+        let e = bad("positions = [\"start\"]", line, &[at, allowed]);
+        assert!(!e.contains(">= 0"), "{e}");
+    }
     // A range's length is computed without overflow (it once wrapped, passed the length
     // check and panicked allocating the range).
     bad_text(
@@ -2176,6 +2182,37 @@ fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
         "ordering = \"natural\"\ntt.key_bits = 99999999999999999999",
         &["`tt.key_bits`: number too large; allowed: a whole number from 8 to 64"],
     );
+    // Inside an inline table, the key named is the table's key, not the table (serde
+    // reports the value at the table's key).
+    for (line, at, allowed) in [
+        (
+            "tt = { entries = 99999999999999999999 }",
+            "exp.toml:12:18: `tt.entries`: number too large",
+            "allowed: a power of two >= 1",
+        ),
+        (
+            "tt = { replacement = \"depth\", key_bits = 5000000000 }",
+            "exp.toml:12:42: `tt.key_bits`",
+            "allowed: a whole number from 8 to 64",
+        ),
+        (
+            "tt = { mib = -1 }",
+            "exp.toml:12:14: `tt.mib`",
+            "allowed: a power of two >= 1 (or give `entries`)",
+        ),
+        (
+            "quiescence = { enabled = true, delta = 99999999999999999999 }",
+            "exp.toml:12:40: `quiescence.delta`: number too large",
+            "allowed: a delta-pruning margin",
+        ),
+    ] {
+        let e = bad(
+            "ordering = \"natural\"",
+            &format!("ordering = \"natural\"\n{line}"),
+            &[at, allowed],
+        );
+        assert!(!e.contains("one table whose values"), "{e}");
+    }
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\nmax_seconds = inf",

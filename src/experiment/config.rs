@@ -546,6 +546,9 @@ pub struct QuiescenceSection {
     pub delta: Option<OneOrMany<DeltaSpec>>,
 }
 
+/// What `delta` allows.
+const DELTA_HELP: &str = "a delta-pruning margin: a whole number from 0 to 100000, or \"off\"";
+
 /// A delta-pruning margin, or `off`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DeltaSpec(pub Option<i32>);
@@ -553,18 +556,17 @@ pub struct DeltaSpec(pub Option<i32>);
 impl<'de> Deserialize<'de> for DeltaSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         struct V;
-        const HELP: &str = "a delta-pruning margin: a whole number from 0 to 100000, or \"off\"";
         impl<'de> Visitor<'de> for V {
             type Value = DeltaSpec;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(HELP)
+                f.write_str(DELTA_HELP)
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<DeltaSpec, E> {
                 if (0..=100_000).contains(&v) {
                     Ok(DeltaSpec(Some(v as i32)))
                 } else {
                     Err(E::custom(format!(
-                        "delta {v} is out of range; allowed: {HELP}"
+                        "delta {v} is out of range; allowed: {DELTA_HELP}"
                     )))
                 }
             }
@@ -572,7 +574,7 @@ impl<'de> Deserialize<'de> for DeltaSpec {
                 if v == "off" {
                     Ok(DeltaSpec(None))
                 } else {
-                    Err(E::custom(format!("delta `{v}`; allowed: {HELP}")))
+                    Err(E::custom(format!("delta `{v}`; allowed: {DELTA_HELP}")))
                 }
             }
         }
@@ -1278,16 +1280,55 @@ fn dotted_key_error(
     Some(at(path, src, key_start..key_start + key.len(), text))
 }
 
-/// The key of a `key = value` line holding byte `pos` of `src`, when the value starts there.
+/// The key of a `key = value` line holding byte `pos` of `src`, when the value starts there;
+/// inside an inline table, the dotted path to the table's key (`tt.entries` on the line
+/// `tt = { entries = 0 }`), which serde reports at the outer key.
 fn key_at(src: &str, pos: usize) -> Option<String> {
-    let start = src[..pos.min(src.len())].rfind('\n').map_or(0, |i| i + 1);
-    let on_line = src[start..pos.min(src.len())]
-        .split_once('=')
-        .map(|(key, _)| key.trim())
-        .filter(|key| !key.is_empty() && !key.starts_with('[') && !key.contains(['{', ',', '"']));
-    on_line
-        .map(str::to_string)
+    let pos = pos.min(src.len());
+    let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
+    inline_key_path(&src[start..pos])
+        .filter(|key| !key.is_empty() && !key.starts_with('[') && !key.contains(['{', ',', '"']))
         .or_else(|| value_key_at(src, pos))
+}
+
+/// The dotted key path that a line's text up to a value leads to: the keys of the inline
+/// tables still open, then the last key before `=`. `None` when the text has no `=` (a list's
+/// element on a line of its own) or closes more tables than it opens. Quoted text is
+/// skipped (a quoted key comes back with its quotes, which `key_at` leaves to the parsed
+/// file).
+fn inline_key_path(line: &str) -> Option<String> {
+    let mut open: Vec<&str> = Vec::new();
+    let mut current: Option<&str> = None;
+    // Start of the text since the last `{`, `,` or `=`: where a key begins.
+    let mut from = 0;
+    let mut quote = None;
+    for (i, c) in line.char_indices() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '=' => {
+                current = Some(line[from..i].trim());
+                from = i + 1;
+            }
+            '{' => {
+                open.push(current.take()?);
+                from = i + 1;
+            }
+            '}' => {
+                open.pop()?;
+                from = i + 1;
+            }
+            ',' => from = i + 1,
+            _ => {}
+        }
+    }
+    open.push(current?);
+    Some(open.join("."))
 }
 
 /// The innermost key whose value holds byte `pos` of `src` (a list's element on a line of
@@ -1358,16 +1399,24 @@ fn expected_names(msg: &str) -> Vec<String> {
 const GAME_KINDS: &str = "tictactoe, nim, chess, uniform, connect4";
 
 /// What a whole-number key that refuses 0 allows, for a negative number, a fraction or a
-/// string there, in place of serde's "a whole number >= 0"; `None` for other keys.
+/// string there, in place of serde's "a whole number >= 0"; `None` for other keys. A dotted
+/// key (`tt.entries`, `search.tt.key_bits`) is read by its last part.
 fn whole_from_one(key: &str) -> Option<String> {
     use super::plan::{MAX_NODES_ALLOWED, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_REPETITIONS};
-    Some(match key {
+    let leaf = key.rsplit('.').next().unwrap_or(key);
+    Some(match leaf {
+        "count" if key.ends_with("random_openings.count") => {
+            format!("a whole number from 1 to {MAX_OPENINGS}")
+        }
+        "plies" if key.ends_with("random_openings.plies") => {
+            format!("a whole number from 0 to {MAX_OPENING_PLIES}")
+        }
         "entries" => "a power of two >= 1, e.g. 4096 (or give `mib`)".into(),
         "mib" => "a power of two >= 1 (or give `entries`)".into(),
         "key_bits" => "a whole number from 8 to 64".into(),
         "repetitions" => format!("a whole number from 1 to {MAX_REPETITIONS}"),
         "max_nodes" => MAX_NODES_ALLOWED.into(),
-        // An inline table, whose values serde reports at the table's key.
+        // The table as a whole (a value serde reports at the table's key).
         "random_openings" => format!(
             "count a whole number from 1 to {MAX_OPENINGS}, plies one from 0 to {MAX_OPENING_PLIES}"
         ),
@@ -1394,6 +1443,7 @@ fn allowed_number(key: &str) -> Option<String> {
             "depth" => DEPTH_HELP.into(),
             "max_seconds" => MAX_SECONDS_ALLOWED.into(),
             "trees" => format!("a whole number from 1 to {}", super::plan::MAX_TREES),
+            "delta" => DELTA_HELP.into(),
             _ => return None,
         })
     })
@@ -1472,7 +1522,27 @@ fn plain_words(msg: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::super::plan::{MAX_OPENINGS, MAX_OPENING_PLIES, MAX_REPETITIONS};
-    use super::whole_from_one;
+    use super::{inline_key_path, whole_from_one};
+
+    /// A value inside an inline table is named by its dotted path; quoted text is skipped.
+    #[test]
+    fn inline_key_path_names_the_key_inside_inline_tables() {
+        for (line, path) in [
+            ("depth = ", Some("depth")),
+            ("tt = { entries = ", Some("tt.entries")),
+            (
+                "tt = { replacement = \"a,b=c\", key_bits = ",
+                Some("tt.key_bits"),
+            ),
+            ("search = { tt = { mib = ", Some("search.tt.mib")),
+            ("x = { a = { b = 1 }, c = ", Some("x.c")),
+            ("ordering = [\"tt\", ", Some("ordering")),
+            ("  ", None),
+            ("a = 1 } b = ", None),
+        ] {
+            assert_eq!(inline_key_path(line).as_deref(), path, "{line}");
+        }
+    }
 
     /// The ranges a type error quotes are the ones the checks enforce.
     #[test]
