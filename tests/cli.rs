@@ -175,6 +175,15 @@ fn unknown_key_names_the_key_and_allowed_keys() {
         "[search]\nplies = 8",
         &["`plies` belongs in [game] random_openings = { ... }"],
     );
+    // A section's name inside another section is told to start that section.
+    bad(
+        "[search]",
+        "[search]\nsearch.tt = 3",
+        &[
+            "unknown key `search`",
+            "`search` is a section of its own: start it with [search]",
+        ],
+    );
     bad(
         "[search]",
         "[search]\nenabled = true",

@@ -1510,7 +1510,12 @@ fn plain_words(msg: &str) -> String {
             .filter(|(section, _)| keys_of(section).iter().any(|k| k == key))
             .map(|(_, name)| name.to_string())
             .collect();
-        if !homes.is_empty() {
+        if SECTIONS.iter().any(|(section, _)| *section == key) {
+            // A section's name used as a key inside another section: [search] search.tt = 3.
+            out.push_str(&format!(
+                "; `{key}` is a section of its own: start it with [{key}] on a line of its own, its keys below it"
+            ));
+        } else if !homes.is_empty() {
             out.push_str(&format!("; `{key}` belongs in {}", homes.join(" or ")));
         }
     }
