@@ -196,9 +196,16 @@ fn unknown_key_names_the_key_and_allowed_keys() {
             "[search]\nquiescence = { enabled = true, bogus = 1 }",
             1,
         ),
-        &["unknown key `bogus`; allowed: `enabled`"],
+        &["`quiescence`: unknown key `bogus`; allowed: `enabled`"],
     );
     assert!(!err.contains("quiescence is one table"), "{err}");
+    // An unknown key after others in an inline table is the table's error, not the key's
+    // before it.
+    bad(
+        "[search]",
+        "[search]\ntt = { entries = 4096, bogus = 1 }",
+        &["`tt`: unknown key `bogus`; allowed: `enabled`, `entries`"],
+    );
     // Values are values, not serde's variants.
     bad(
         "[search]",

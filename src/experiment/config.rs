@@ -1081,7 +1081,7 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // A number past what TOML or the key holds, or a list where one value goes:
                 // say what the key allows (the key's last part, for a dotted key).
                 let leaf = key.as_deref().map(|k| k.rsplit('.').next().unwrap_or(k));
-                let msg = match leaf.and_then(allowed_number) {
+                let msg = match key.as_deref().and_then(allowed_number) {
                     Some(allowed) if msg.contains(TOO_LARGE) => {
                         msg.replace(TOO_LARGE, &format!("number too large; allowed: {allowed}"))
                     }
@@ -1302,6 +1302,8 @@ fn inline_key_path(line: &str) -> Option<String> {
     // Start of the text since the last `{`, `,` or `=`: where a key begins.
     let mut from = 0;
     let mut quote = None;
+    // Lists open inside the innermost inline table: a `,` there separates values, not keys.
+    let mut lists = 0;
     for (i, c) in line.char_indices() {
         if let Some(q) = quote {
             if c == q {
@@ -1317,18 +1319,29 @@ fn inline_key_path(line: &str) -> Option<String> {
             }
             '{' => {
                 open.push(current.take()?);
+                lists = 0;
                 from = i + 1;
             }
             '}' => {
                 open.pop()?;
+                current = None;
                 from = i + 1;
             }
-            ',' => from = i + 1,
+            '[' => lists += 1,
+            ']' => lists -= 1,
+            ',' => {
+                // After a key's value ends: the text up to the next `=` is a key of the table
+                // (which, at an unknown key, is the table's error).
+                if lists == 0 {
+                    current = None;
+                }
+                from = i + 1;
+            }
             _ => {}
         }
     }
-    open.push(current?);
-    Some(open.join("."))
+    open.extend(current);
+    (!open.is_empty()).then(|| open.join("."))
 }
 
 /// The innermost key whose value holds byte `pos` of `src` (a list's element on a line of
@@ -1435,10 +1448,10 @@ const TOO_LARGE: &str = "number too large for this key (the README's Limits list
 const ONE_VALUE: [&str; 5] = ["seed", "repetitions", "max_nodes", "max_seconds", "trees"];
 
 /// What a numeric key allows, for a number too large for it or (a key of `ONE_VALUE`) a list
-/// in its place; `None` for other keys.
+/// in its place; `None` for other keys. A dotted key is read by its last part.
 fn allowed_number(key: &str) -> Option<String> {
     whole_from_one(key).or_else(|| {
-        Some(match key {
+        Some(match key.rsplit('.').next().unwrap_or(key) {
             "seed" => format!("a whole number from 0 to {} (2^63 - 1)", i64::MAX),
             "depth" => DEPTH_HELP.into(),
             "max_seconds" => MAX_SECONDS_ALLOWED.into(),
@@ -1541,6 +1554,12 @@ mod tests {
             ),
             ("search = { tt = { mib = ", Some("search.tt.mib")),
             ("x = { a = { b = 1 }, c = ", Some("x.c")),
+            ("tt = { entries = 4096, ", Some("tt")),
+            (
+                "quiescence = { checks = [false, ",
+                Some("quiescence.checks"),
+            ),
+            ("quiescence = { checks = [false], ", Some("quiescence")),
             ("ordering = [\"tt\", ", Some("ordering")),
             ("  ", None),
             ("a = 1 } b = ", None),
