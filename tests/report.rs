@@ -1718,3 +1718,39 @@ fn time_is_charted_in_milliseconds_only_when_asked() {
         "{md}"
     );
 }
+
+/// A branching factor so large that the theory lines overflow f64 (b^3 of 1e200) once left
+/// plot searching for ticks on an infinite axis forever: the overflowed lines are left out
+/// and the chart is drawn.
+#[test]
+fn plot_draws_a_chart_whose_theory_overflows() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"huge\"\n[game]\nkind = \"uniform\"\nbranching = [2, 3]\nheight = 3\n[search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\n",
+    );
+    let csv = fs::read_to_string(out.join("runs.csv")).unwrap();
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    let at = lines[0].split(',').position(|c| c == "branching").unwrap();
+    let row = lines
+        .iter()
+        .position(|l| l.contains(",uniform,2,"))
+        .unwrap();
+    let mut cells: Vec<&str> = lines[row].split(',').collect();
+    assert_eq!(cells[at], "2");
+    cells[at] = "1e200";
+    lines[row] = cells.join(",");
+    fs::write(out.join("runs.csv"), lines.join("\n") + "\n").unwrap();
+    harness()
+        .arg("plot")
+        .arg(&out)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
+    let charts: Vec<String> = fs::read_dir(out.join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        charts.iter().any(|c| c == "nodes-branching-1e200.png"),
+        "{charts:?}"
+    );
+}

@@ -142,7 +142,8 @@ pub(super) fn y_data(c: &Chart) -> Option<(f64, f64)> {
             [p.y; 3]
         };
         for y in ys {
-            if !c.log_y || y > 0.0 {
+            // An overflowed theory value (b^d past f64) has no place on an axis.
+            if y.is_finite() && (!c.log_y || y > 0.0) {
                 ymin = ymin.min(y);
                 ymax = ymax.max(y);
             }
@@ -159,7 +160,7 @@ impl Frame {
     pub(super) fn of(c: &Chart) -> Frame {
         let all = c.series.iter().chain(&c.theory).flat_map(|s| &s.points);
         let (mut xmin, mut xmax) = (f64::INFINITY, f64::NEG_INFINITY);
-        for p in all {
+        for p in all.filter(|p| p.x.is_finite()) {
             xmin = xmin.min(p.x);
             xmax = xmax.max(p.x);
         }
@@ -207,13 +208,16 @@ impl Frame {
                 ymax + if budget { 2.5 * pad } else { pad },
             )
         };
+        // Padding a range that reaches f64's limit would leave it infinite, on which plotters'
+        // tick search never ends: keep every bound finite.
+        let finite = |v: f64| v.clamp(-f64::MAX, f64::MAX);
         Frame {
             xs,
             step,
-            x0,
-            x1,
-            y0,
-            y1,
+            x0: finite(x0),
+            x1: finite(x1),
+            y0: finite(y0),
+            y1: finite(y1),
         }
     }
 }

@@ -1043,7 +1043,8 @@ fn theory_lines(
     let per_x_of = |cols: &[String]| {
         let mut per_x: BTreeMap<u64, Vec<(f64, String, String)>> = BTreeMap::new();
         for g in groups {
-            if let Some(v) = value(g) {
+            // A theory value past f64 (b^d of a huge b) is no point of a line.
+            if let Some(v) = value(g).filter(|v| v.is_finite()) {
                 let xv = g.param(s, x).unwrap_or("").to_string();
                 let lbl = if series_cols.is_empty() {
                     String::new()
