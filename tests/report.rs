@@ -540,6 +540,23 @@ fn report_section_errors_point_at_the_key() {
         err.contains("experiment.toml:8:") && err.contains("pie"),
         "{err}"
     );
+    // An empty column list names no column (it was told it "gives no runs").
+    for key in ["series", "facet", "pool"] {
+        fs::write(
+            tmp.path().join("experiment.toml"),
+            exp.replace("series = \"colour\"", &format!("{key} = []")),
+        )
+        .unwrap();
+        let out = harness().arg("plot").arg(tmp.path()).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            err.contains("experiment.toml:8:")
+                && err.contains(&format!(
+                    "`{key}`: an empty list names no column; allowed: a column name"
+                )),
+            "{err}"
+        );
+    }
 }
 
 #[test]

@@ -1093,6 +1093,14 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                     }
                     _ => msg,
                 };
+                // [report]'s column lists make no runs: an empty one names no column.
+                let msg = if matches!(leaf, Some("series" | "facet" | "pool"))
+                    && msg == "an empty list gives no runs"
+                {
+                    "an empty list names no column; allowed: a column name or a list of them, or leave the key out".to_string()
+                } else {
+                    msg
+                };
                 let msg = match key {
                     Some(ref key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
                     _ => msg,

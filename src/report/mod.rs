@@ -50,7 +50,7 @@ const OUTPUT_FILES: [&str; 5] = [
 pub fn check_output_names(dir: &Path) -> Result<()> {
     let taken = |p: &Path, what: &str| {
         Error::input(format!(
-            "{}: {what}; the results folder needs that name (remove it or pass another --out DIR)",
+            "{}: {what}; the results folder needs that name (remove it, or give `harness run` another --out DIR)",
             p.display()
         ))
     };
