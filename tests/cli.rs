@@ -1326,7 +1326,7 @@ fn date_times_dotted_keys_and_tables_name_the_key() {
             "exp.toml:1:8",
             "`seed`",
             "a date-time `1979-05-27T07:32:00Z`",
-            "expected a whole number >= 0",
+            "allowed: a whole number from 0 to 9223372036854775807",
         ],
     );
     bad_text(
@@ -2229,6 +2229,21 @@ fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
         );
         assert!(!e.contains("one table whose values"), "{e}");
     }
+    // A negative number for an unsigned key gets the key's range, not serde's ">= 0".
+    let e = bad(
+        "seed = 1",
+        "seed = -1",
+        &[
+            "exp.toml:2:8: `seed`",
+            "allowed: a whole number from 0 to 9223372036854775807",
+        ],
+    );
+    assert!(!e.contains(">= 0"), "{e}");
+    bad(
+        "positions = [\"start\"]",
+        "positions = [\"start\"]\n[game.random_openings]\ncount = 2\nplies = -1",
+        &["`plies`", "allowed: a whole number from 0 to 10000"],
+    );
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\nmax_seconds = inf",

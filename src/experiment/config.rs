@@ -1071,8 +1071,8 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 } else {
                     msg
                 };
-                // serde's range for an unsigned key starts at 0; these keys start higher.
-                let msg = match key.as_deref().and_then(whole_from_one) {
+                // serde's range for an unsigned key starts at 0 and has no top; say the key's.
+                let msg = match key.as_deref().and_then(allowed_number) {
                     Some(allowed) => {
                         msg.replace(", expected a whole number >= 0", &format!("; allowed: {allowed}"))
                     }
@@ -1426,12 +1426,9 @@ fn whole_from_one(key: &str) -> Option<String> {
     use super::plan::{MAX_NODES_ALLOWED, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_REPETITIONS};
     let leaf = key.rsplit('.').next().unwrap_or(key);
     Some(match leaf {
-        "count" if key.ends_with("random_openings.count") => {
-            format!("a whole number from 1 to {MAX_OPENINGS}")
-        }
-        "plies" if key.ends_with("random_openings.plies") => {
-            format!("a whole number from 0 to {MAX_OPENING_PLIES}")
-        }
+        // Keys of random_openings only (inline, dotted or as a [game.random_openings] section).
+        "count" => format!("a whole number from 1 to {MAX_OPENINGS}"),
+        "plies" => format!("a whole number from 0 to {MAX_OPENING_PLIES}"),
         "entries" => "a power of two >= 1, e.g. 4096 (or give `mib`)".into(),
         "mib" => "a power of two >= 1 (or give `entries`)".into(),
         "key_bits" => "a whole number from 8 to 64".into(),
