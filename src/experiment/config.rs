@@ -1071,8 +1071,9 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 } else {
                     msg
                 };
+                let allowed = key.as_deref().and_then(allowed_number);
                 // serde's range for an unsigned key starts at 0 and has no top; say the key's.
-                let msg = match key.as_deref().and_then(allowed_number) {
+                let msg = match &allowed {
                     Some(allowed) => {
                         msg.replace(", expected a whole number >= 0", &format!("; allowed: {allowed}"))
                     }
@@ -1080,8 +1081,8 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 };
                 // A number past what TOML or the key holds, or a list where one value goes:
                 // say what the key allows (the key's last part, for a dotted key).
-                let leaf = key.as_deref().map(|k| k.rsplit('.').next().unwrap_or(k));
-                let msg = match key.as_deref().and_then(allowed_number) {
+                let leaf = key.as_deref().map(last_part);
+                let msg = match allowed {
                     Some(allowed) if msg.contains(TOO_LARGE) => {
                         msg.replace(TOO_LARGE, &format!("number too large; allowed: {allowed}"))
                     }
@@ -1295,7 +1296,8 @@ fn key_at(src: &str, pos: usize) -> Option<String> {
     let pos = pos.min(src.len());
     let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
     inline_key_path(&src[start..pos])
-        .filter(|key| !key.is_empty() && !key.starts_with('[') && !key.contains(['{', ',', '"']))
+        // (Each key of the path starts after any `{` or `,`: a quoted key or a header is left.)
+        .filter(|key| !key.is_empty() && !key.starts_with('[') && !key.contains('"'))
         .or_else(|| value_key_at(src, pos))
 }
 
@@ -1424,8 +1426,7 @@ const GAME_KINDS: &str = "tictactoe, nim, chess, uniform, connect4";
 /// key (`tt.entries`, `search.tt.key_bits`) is read by its last part.
 fn whole_from_one(key: &str) -> Option<String> {
     use super::plan::{MAX_NODES_ALLOWED, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_REPETITIONS};
-    let leaf = key.rsplit('.').next().unwrap_or(key);
-    Some(match leaf {
+    Some(match last_part(key) {
         // Keys of random_openings only (inline, dotted or as a [game.random_openings] section).
         "count" => format!("a whole number from 1 to {MAX_OPENINGS}"),
         "plies" => format!("a whole number from 0 to {MAX_OPENING_PLIES}"),
@@ -1449,6 +1450,11 @@ pub const MAX_SECONDS_ALLOWED: &str =
 /// `plain_words`' text for a number that does not fit its key.
 const TOO_LARGE: &str = "number too large for this key (the README's Limits list the ranges)";
 
+/// A dotted key's last part (`key_bits` of `search.tt.key_bits`), or the key itself.
+fn last_part(key: &str) -> &str {
+    key.rsplit('.').next().unwrap_or(key)
+}
+
 /// The numeric keys that take one value, not a list (a grid's keys take lists).
 const ONE_VALUE: [&str; 5] = ["seed", "repetitions", "max_nodes", "max_seconds", "trees"];
 
@@ -1456,7 +1462,7 @@ const ONE_VALUE: [&str; 5] = ["seed", "repetitions", "max_nodes", "max_seconds",
 /// in its place; `None` for other keys. A dotted key is read by its last part.
 fn allowed_number(key: &str) -> Option<String> {
     whole_from_one(key).or_else(|| {
-        Some(match key.rsplit('.').next().unwrap_or(key) {
+        Some(match last_part(key) {
             "seed" => format!("a whole number from 0 to {} (2^63 - 1)", i64::MAX),
             "depth" => DEPTH_HELP.into(),
             "max_seconds" => MAX_SECONDS_ALLOWED.into(),

@@ -160,7 +160,7 @@ impl Frame {
     pub(super) fn of(c: &Chart) -> Frame {
         let all = c.series.iter().chain(&c.theory).flat_map(|s| &s.points);
         let (mut xmin, mut xmax) = (f64::INFINITY, f64::NEG_INFINITY);
-        for p in all.filter(|p| p.x.is_finite()) {
+        for p in all {
             xmin = xmin.min(p.x);
             xmax = xmax.max(p.x);
         }
