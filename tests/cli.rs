@@ -680,6 +680,13 @@ fn command_line_limits() {
     let (code, _, err) = run(&["theory", "-b", "1", "-d", "3"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("a range like 2..10"), "{err}");
+    // A value given twice would print its rows twice.
+    let (code, _, err) = run(&["theory", "-b", "2,3", "-d", "2..5,4"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--depth `2..5` and `4` both give 4; allowed: each value once"),
+        "{err}"
+    );
     // Depth 0: the position itself, with or without --divide.
     for divide in [false, true] {
         let mut args = vec!["perft", "--depth", "0"];

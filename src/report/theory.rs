@@ -103,6 +103,10 @@ pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String>
         min + 8
     );
     let mut out = Vec::new();
+    // The values taken so far, as ranges start -> (end, the text that gave them): a value
+    // given twice would repeat its rows (and, never stored twice, the values stay at most
+    // max - min + 1 however long the text).
+    let mut taken: std::collections::BTreeMap<u64, (u64, &str)> = Default::default();
     for part in text.split(',') {
         let p = part.trim();
         let num = |s: &str| -> Result<u64, String> {
@@ -113,16 +117,30 @@ pub fn parse_int_set(text: &str, min: u64, max: u64) -> Result<Vec<u64>, String>
             }
             Ok(v)
         };
-        if let Some((a, b)) = p.split_once("..") {
+        let (a, b) = if let Some((a, b)) = p.split_once("..") {
             let b = b.strip_prefix('=').unwrap_or(b);
             let (a, b) = (num(a)?, num(b)?);
             if a > b {
                 return Err(format!("`{p}` is an empty range; {help}"));
             }
-            out.extend(a..=b);
+            (a, b)
         } else {
-            out.push(num(p)?);
+            let v = num(p)?;
+            (v, v)
+        };
+        // The taken range that starts last at or before b is the only one that can reach a.
+        if let Some((&start, &(end, earlier))) = taken.range(..=b).next_back() {
+            if end >= a {
+                let twice = if earlier == p {
+                    format!("`{p}` is given twice")
+                } else {
+                    format!("`{earlier}` and `{p}` both give {}", a.max(start))
+                };
+                return Err(format!("{twice}; allowed: each value once"));
+            }
         }
+        taken.insert(a, (b, p));
+        out.extend(a..=b);
     }
     Ok(out)
 }
@@ -335,6 +353,23 @@ mod tests {
         assert!(parse_int_set("0", 1, 64).is_err());
         assert!(parse_int_set("5..2", 1, 64).is_err());
         assert!(parse_int_set("x", 1, 64).is_err());
+        for (text, expect) in [
+            ("2,2", "`2` is given twice"),
+            ("2..5,4", "`2..5` and `4` both give 4"),
+            ("4,2..5", "`4` and `2..5` both give 4"),
+            ("6..9,1..3,2..5", "`1..3` and `2..5` both give 2"),
+            ("1..3,6..9,2..7", "`6..9` and `2..7` both give 6"),
+        ] {
+            let e = parse_int_set(text, 1, 64).unwrap_err();
+            assert!(
+                e.contains(expect) && e.contains("each value once"),
+                "{text}: {e}"
+            );
+        }
+        assert_eq!(
+            parse_int_set("6..9,1..3,4..5", 1, 64).unwrap(),
+            vec![6, 7, 8, 9, 1, 2, 3, 4, 5]
+        );
         let t = table(&[predict(3, 3)], true);
         assert_eq!(
             t,
