@@ -767,6 +767,61 @@ fn an_ordering_the_game_lacks_names_the_ordering_line() {
     );
 }
 
+/// One ordering, one name: a term or an explicit move written twice orders nothing the first
+/// did not, so it is refused where it is written.
+#[test]
+fn an_ordering_term_or_move_written_twice_is_refused() {
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [\"natural\", \"static+static\"]",
+        &[
+            "exp.toml:11:",
+            "`static+static` lists `static` twice; allowed: each term once",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [[\"tt\", \"killer\", \"tt\"]]",
+        &["exp.toml:11:", "ordering `tt+killer+tt` lists `tt` twice"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"explicit:4,,0\"",
+        &["exp.toml:11:", "has an empty move"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"explicit:4,0,04\"",
+        &[
+            "exp.toml:11:",
+            "lists the move 4 twice (`4` and `04`); allowed: each move once",
+        ],
+    );
+}
+
+/// report.md shows the description as written: a control character in it is refused.
+#[test]
+fn a_control_character_in_the_description_is_refused() {
+    bad(
+        "name = \"t\"",
+        "description = \"bell \\u0007 here\"\nname = \"t\"",
+        &[
+            "exp.toml:1:1:",
+            "description",
+            "U+0007",
+            "allowed: printable text, tabs and line breaks",
+        ],
+    );
+    // Tabs and line breaks are text.
+    let tmp = good_run(&GOOD.replacen(
+        "seed = 1",
+        "seed = 1\ndescription = \"\"\"\nTwo lines,\n\tone indented.\"\"\"",
+        1,
+    ));
+    let report = std::fs::read_to_string(tmp.path().join("out/report.md")).unwrap();
+    assert!(report.contains("Two lines,\n\tone indented."), "{report}");
+}
+
 /// Type errors name the key and say what is allowed in the words of the file, not serde's
 /// type names.
 #[test]

@@ -102,13 +102,14 @@ impl Ordering {
         for part in text.split('+') {
             let p = part.trim();
             let term = if let Some(list) = p.strip_prefix("explicit:") {
-                let moves: Vec<String> = list
-                    .split(',')
-                    .map(|s| s.trim().to_string())
-                    .filter(|s| !s.is_empty())
-                    .collect();
-                if moves.is_empty() {
+                let moves: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+                if moves.iter().all(|m| m.is_empty()) {
                     return Err(format!("`{p}` lists no moves; write explicit:M1,M2,..."));
+                }
+                if moves.iter().any(|m| m.is_empty()) {
+                    return Err(format!(
+                        "`{p}` has an empty move (two commas in a row, or one at an end); write explicit:M1,M2,..."
+                    ));
                 }
                 OrderTerm::Explicit(moves)
             } else if let Some(args) = p.strip_prefix("strong:") {
@@ -144,6 +145,14 @@ impl Ordering {
                     _ => return Err(format!("unknown ordering `{p}`; allowed: {ORDERING_HELP}")),
                 }
             };
+            // A term that comes again could only break the ties it made itself: it orders
+            // nothing, and one ordering would have two names.
+            if terms.contains(&term) {
+                return Err(format!(
+                    "ordering `{}` lists `{p}` twice; allowed: each term once",
+                    text.trim()
+                ));
+            }
             terms.push(term);
         }
         Ok(Ordering { terms })
@@ -222,7 +231,25 @@ pub fn explicit_keys<G: crate::games::Game>(
                 let m = game
                     .parse_move(text)
                     .map_err(|e| format!("explicit ordering: {e}"))?;
-                keys[game.move_index(m)] = n - i as i64;
+                let slot = &mut keys[game.move_index(m)];
+                if *slot != 0 {
+                    // Written twice (perhaps in two spellings): the second place would win.
+                    let first = list
+                        .iter()
+                        .find(|t| game.parse_move(t).ok() == Some(m))
+                        .map_or(text.as_str(), |t| t.as_str());
+                    let spellings = if first == text {
+                        format!("`{text}`")
+                    } else {
+                        format!("`{first}` and `{text}`")
+                    };
+                    return Err(format!(
+                        "explicit ordering `explicit:{}` lists the move {} twice ({spellings}); allowed: each move once",
+                        list.join(","),
+                        game.format_move(m)
+                    ));
+                }
+                *slot = n - i as i64;
             }
             tables.push(keys);
         }
@@ -254,6 +281,32 @@ mod tests {
         );
         assert_eq!(c.to_string(), "tt+killer+history+static");
         assert!(Ordering::parse("explicit:").is_err());
+    }
+
+    #[test]
+    fn a_term_or_move_written_twice_is_refused() {
+        for (text, expect) in [
+            ("static+static", "lists `static` twice"),
+            ("tt+killer+tt", "lists `tt` twice"),
+            ("explicit:4,0+explicit:4,0", "lists `explicit:4,0` twice"),
+            ("explicit:4,,0", "an empty move"),
+            ("explicit:4,0,", "an empty move"),
+            ("explicit:,", "lists no moves"),
+        ] {
+            let e = Ordering::parse(text).unwrap_err();
+            assert!(e.contains(expect), "{text}: {e}");
+        }
+        // Two explicit lists are two terms: the second orders what the first leaves unlisted.
+        assert!(Ordering::parse("explicit:4+explicit:3").is_ok());
+        assert!(Ordering::parse("strong:0.5:0.9+strong:0.1:0.2").is_ok());
+        let game = crate::games::connect4::Connect4::new(7, 6);
+        for (text, expect) in [
+            ("explicit:4,3,4", "lists the move 4 twice (`4`)"),
+            ("explicit:4,3,04", "lists the move 4 twice (`4` and `04`)"),
+        ] {
+            let e = explicit_keys(&Ordering::parse(text).unwrap(), &game).unwrap_err();
+            assert!(e.contains(expect), "{text}: {e}");
+        }
     }
 
     #[test]

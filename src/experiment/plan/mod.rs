@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::config::{at, ExperimentFile};
+use super::config::{at, at_key, ExperimentFile};
 use crate::error::{Error, Result};
 use crate::search::solver::Techniques;
 use crate::search::{Algorithm, Ordering, Quiescence, TieBreak, TtSpec, Variant};
@@ -150,6 +150,23 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             format!(
                 "name `{}`: allowed are up to {MAX_NAME} letters, digits, `-`, `_` and `.`, not starting with `.` (it names the results folder)",
                 crate::games::shown(&name)
+            ),
+        ));
+    }
+    // report.md shows the description as it is: a control character (but a tab or a line
+    // end) would reach the reader as an invisible or garbling byte.
+    if let Some(c) = file
+        .description
+        .chars()
+        .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        return Err(at_key(
+            path,
+            src,
+            &["description"],
+            format!(
+                "description: holds the control character U+{:04X}, which report.md cannot show; allowed: printable text, tabs and line breaks",
+                c as u32
             ),
         ));
     }
