@@ -1039,6 +1039,39 @@ fn a_label_for_no_series_is_an_error() {
     assert!(out.join("runs.csv").exists(), "the runs are kept");
 }
 
+/// Two series of one chart under one legend text are an error at the label that made them
+/// alike: two labels with one text, or a label that is another series' own name.
+#[test]
+fn two_series_drawn_alike_are_an_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    let base = "name = \"lab\"\nseed = 1\n[game]\nkind = \"tictactoe\"\npositions = [\"4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\nordering = [\"natural\", \"static\", \"random\"]\n[report]\n";
+    let out = tmp.path().join("out");
+    for (labels, want) in [
+        (
+            "labels = { natural = \"plain\", static = \"plain\" }",
+            "exp.toml:11:31: [report] labels: `natural` is labelled \"plain\" and `static` is labelled \"plain\", so the legend could not tell them apart",
+        ),
+        (
+            "labels = { natural = \"random\" }",
+            "exp.toml:11:12: [report] labels: `natural` is labelled \"random\" and `random` is drawn as \"random\"",
+        ),
+    ] {
+        fs::write(&exp, format!("{base}{labels}\n")).unwrap();
+        let o = run_exp(&exp, &out).code(2);
+        let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
+        assert!(err.contains(want), "{want:?} missing: {err}");
+        assert!(!out.join("runs.csv").exists(), "nothing searched");
+    }
+    // Swapping two names is no clash: each series keeps a text of its own.
+    fs::write(
+        &exp,
+        format!("{base}labels = {{ natural = \"static\", static = \"natural\" }}\n"),
+    )
+    .unwrap();
+    run_exp(&exp, &out).code(0);
+}
+
 /// The bm-hit chart plots, per group, the percent of finished searches whose move is the EPD
 /// best move: report.md's table equals the share counted from runs.csv, with budget-stopped
 /// searches (no move) left out (chess-ordering's natural order at depth 5 has one).

@@ -309,29 +309,62 @@ fn check_labels(
     let mut plain = layout.clone();
     plain.labels.clear();
     plain.charts = vec![ChartKind::Nodes, ChartKind::NodesVsTable];
+    let planned = charts::plan_charts(s, &plain).0;
     let mut names: Vec<String> = Vec::new();
-    for q in charts::plan_charts(s, &plain)
-        .0
-        .iter()
-        .flat_map(|c| &c.series)
-    {
+    for q in planned.iter().flat_map(|c| &c.series) {
         if !names.contains(&q.label) {
             names.push(q.label.clone());
         }
     }
-    let Some(key) = layout.labels.keys().find(|k| !names.contains(k)) else {
-        return Ok(());
+    // An error at the label `key`.
+    let at_label = |key: &str, msg: String| -> Result<()> {
+        Err(config::at_key(
+            path,
+            src,
+            &["report", "labels", key],
+            format!("[report] labels: {msg}"),
+        ))
     };
-    let allowed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-    Err(config::at_key(
-        path,
-        src,
-        &["report", "labels", key],
-        format!(
-            "[report] labels: `{key}` names no series of the charts; a key is a series' legend label as drawn without labels (its values joined by \", \"); allowed: {}",
-            allowed.join(", ")
-        ),
-    ))
+    if let Some(key) = layout.labels.keys().find(|k| !names.contains(k)) {
+        let allowed: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        return at_label(
+            key,
+            format!(
+                "`{key}` names no series of the charts; a key is a series' legend label as drawn without labels (its values joined by \", \"); allowed: {}",
+                allowed.join(", ")
+            ),
+        );
+    }
+    // Two series of one chart drawn under one legend text could not be told apart.
+    let drawn = |n: &String| layout.labels.get(n).unwrap_or(n).clone();
+    for c in &planned {
+        let names: Vec<&String> = c.series.iter().map(|q| &q.label).collect();
+        for (j, &b) in names.iter().enumerate() {
+            let Some(&a) = names[..j].iter().find(|&&a| a != b && drawn(a) == drawn(b)) else {
+                continue;
+            };
+            // At the label that made the clash (the later one when both are labels).
+            let key = if layout.labels.contains_key(b) { b } else { a };
+            let how = |n: &String| {
+                if layout.labels.contains_key(n) {
+                    format!("`{n}` is labelled")
+                } else {
+                    format!("`{n}` is drawn as")
+                }
+            };
+            return at_label(
+                key,
+                format!(
+                    "{} {:?} and {} {:?}, so the legend could not tell them apart; allowed: a text no other series is drawn with",
+                    how(a),
+                    drawn(a),
+                    how(b),
+                    drawn(b)
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Resolves `[report]` against the summary's columns; unknown columns are input errors at the
