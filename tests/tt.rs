@@ -614,7 +614,19 @@ fn bad_tt_under(line: &str, limit_kb: Option<u32>, expect: &[&str]) -> String {
 #[test]
 fn bad_table_settings_exit_2_with_file_line_col_and_key() {
     bad_tt("entries = 0", &["entries", "0 entries"]);
-    bad_tt("entries = 1000", &["entries", "not a power of two"]);
+    bad_tt(
+        "entries = 1000",
+        &["entries", "not a power of two", "e.g. 512 or 1024"],
+    );
+    // Past the machine: no suggestion it cannot hold.
+    let e = bad_tt(
+        "entries = 9223372036854775807",
+        &[
+            "not a power of two, and larger than this machine's memory holds",
+            "allowed: a power of two up to",
+        ],
+    );
+    assert!(!e.contains("e.g."), "{e}");
     bad_tt(
         "entries = [1024, 3000]",
         &["entries = 3000", "power of two"],

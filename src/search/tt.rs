@@ -521,14 +521,19 @@ pub fn check_entries(entries: u64, replacement: Replacement) -> Result<(), Strin
         return Err("a table of 0 entries holds nothing; allowed: a power of two >= 1".into());
     }
     if !entries.is_power_of_two() {
-        // The powers of two on either side (the larger one only when it fits in 64 bits).
+        // The powers of two on either side, those that fit the machine.
         let below = 1u64 << (63 - entries.leading_zeros());
+        let largest = largest_entries();
         let around = match below.checked_mul(2) {
-            Some(above) => format!("{below} or {above}"),
-            None => below.to_string(),
+            _ if below > largest => return Err(format!(
+                "{entries} entries is not a power of two, and larger than this machine's memory holds; {}",
+                allowed_entries()
+            )),
+            Some(above) if above <= largest => format!("{below} or {above}"),
+            _ => below.to_string(),
         };
         return Err(format!(
-            "{entries} entries is not a power of two; allowed: 1, 2, 4, ... up to this machine's memory, e.g. {around}"
+            "{entries} entries is not a power of two; allowed: 1, 2, 4, ... up to {largest} (this machine's memory), e.g. {around}"
         ));
     }
     if entries < replacement.slots() {
@@ -541,19 +546,26 @@ pub fn check_entries(entries: u64, replacement: Replacement) -> Result<(), Strin
     check_bytes(entries.checked_mul(ENTRY_BYTES))
 }
 
+/// The largest power-of-two table, in entries, that fits the machine's memory (or the address
+/// space, when the memory cannot be read).
+fn largest_entries() -> u64 {
+    let limit = machine_memory().unwrap_or(isize::MAX as u64) / ENTRY_BYTES;
+    1u64 << (63 - limit.max(1).leading_zeros())
+}
+
+/// What is allowed, for a table too large: up to `largest_entries`.
+fn allowed_entries() -> String {
+    let entries = largest_entries();
+    format!(
+        "allowed: a power of two up to {entries} entries ({})",
+        size_text(entries * ENTRY_BYTES)
+    )
+}
+
 /// Checks that `bytes` (None: overflowed) fits in the machine's memory.
 pub fn check_bytes(bytes: Option<u64>) -> Result<(), String> {
     let mem = machine_memory();
-    // What is allowed: the largest power-of-two table that fits the memory (or the address
-    // space, when the memory cannot be read).
-    let allowed = || {
-        let limit = mem.unwrap_or(isize::MAX as u64) / ENTRY_BYTES;
-        let entries = 1u64 << (63 - limit.max(1).leading_zeros());
-        format!(
-            "allowed: a power of two up to {entries} entries ({})",
-            size_text(entries * ENTRY_BYTES)
-        )
-    };
+    let allowed = allowed_entries;
     match (bytes, mem) {
         (None, _) => Err(format!(
             "the table would need 2^64 bytes or more, more than this machine's memory; {}",
