@@ -232,6 +232,26 @@ fn plot_with_foreign_columns_is_an_input_error() {
         &cr(csv(&rows).replacen(",static,", ",static,\"\",", 1)),
     );
     assert!(err.contains("runs.csv:5: "), "{err}");
+    // A stray quote opens a field that swallows the lines after it: the message says where.
+    let stray = csv(&rows).replacen(",static,", ",\"static,", 1);
+    for text in [stray.clone(), crlf(stray.clone()), cr(stray)] {
+        let err = plot_refuses(tmp.path(), &text);
+        assert!(
+            err.contains("runs.csv:5: ")
+                && err.contains("fields, where the header has")
+                && err.contains("opens a quoted field that no `\"` closes on its line"),
+            "{err}"
+        );
+    }
+    // Quotes that pair up give no such hint.
+    let err = plot_refuses(
+        tmp.path(),
+        &(hand_made() + "tiny,\"x,\"\"y\"\"\",uniform\n"),
+    );
+    assert!(
+        err.contains("runs.csv:6: 3 fields") && !err.contains("quoted"),
+        "{err}"
+    );
 }
 
 /// A runs.csv in the columns this build of harness writes (taken from the library, so columns

@@ -203,6 +203,44 @@ fn line_at(path: &Path, at: u64) -> u64 {
     ends + 1
 }
 
+/// The column (1-based, in characters) of the quote that opens a field left open on the line
+/// that starts at byte `at` of `path` (None when the line's quotes pair up). A quoted field
+/// runs until its closing quote, across lines: one stray quote swallows the rest of the file
+/// into one field, and the crate reports only the short record.
+fn unclosed_quote(path: &Path, at: u64) -> Option<usize> {
+    use std::io::{BufRead, Seek};
+    let mut f = std::io::BufReader::new(std::fs::File::open(path).ok()?);
+    f.seek(std::io::SeekFrom::Start(at)).ok()?;
+    let mut line = Vec::new();
+    // One line, however long: at most the file's. The crate puts a CRLF record's start on the
+    // previous line's end: read past line ends.
+    while line.iter().all(|&b| b == b'\r' || b == b'\n') {
+        if f.read_until(b'\n', &mut line).ok()? == 0 {
+            return None;
+        }
+    }
+    let text = String::from_utf8_lossy(&line);
+    // Lone CRs end lines too (the read went on to a newline or the end).
+    let text = text.trim_start_matches(['\r', '\n']);
+    let text = text.split(['\r', '\n']).next().unwrap_or("");
+    // A quote opens a field only at its start (after a comma); inside, `""` is a quote.
+    let mut open = None;
+    let mut field_start = true;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match (open, c) {
+            (None, '"') if field_start => open = Some(text[..i].chars().count() + 1),
+            (Some(_), '"') if chars.peek().map(|&(_, n)| n) == Some('"') => {
+                chars.next();
+            }
+            (Some(_), '"') => open = None,
+            _ => {}
+        }
+        field_start = open.is_none() && c == ',';
+    }
+    open
+}
+
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
 pub fn read_runs(path: &Path) -> Result<Table> {
     let shown = path.display();
@@ -268,7 +306,14 @@ pub fn read_runs(path: &Path) -> Result<Table> {
             let what = match e.kind() {
                 ::csv::ErrorKind::UnequalLengths {
                     expected_len, len, ..
-                } => format!("{len} fields, where the header has {expected_len}"),
+                } => format!(
+                    "{len} fields, where the header has {expected_len}{}",
+                    e.position()
+                        .and_then(|p| unclosed_quote(path, p.byte()))
+                        .map_or(String::new(), |col| format!(
+                            " (the `\"` at column {col} opens a quoted field that no `\"` closes on its line, so the lines after it were read into that field)"
+                        ))
+                ),
                 ::csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".to_string(),
                 _ => e.to_string(),
             };
