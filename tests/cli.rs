@@ -799,6 +799,67 @@ fn an_ordering_term_or_move_written_twice_is_refused() {
     );
 }
 
+/// The TOML reader's own grammar messages get what is allowed: a key's characters, a
+/// missing `=`, a name without quotes, a number past f64, a bad section header, lists nested
+/// past the reader's limit.
+#[test]
+fn toml_grammar_errors_say_what_is_allowed() {
+    bad(
+        "kind = ",
+        "kïnd = ",
+        &[
+            "exp.toml:5:2:",
+            "`kïnd`: a key cannot hold `ï`",
+            "ASCII letters, digits",
+        ],
+    );
+    bad(
+        "kind = ",
+        "kind ",
+        &[
+            "exp.toml:5:6:",
+            "`kind` must be followed by `=` (found `\"tictactoe\"`)",
+        ],
+    );
+    bad(
+        "\"tictactoe\"",
+        "tictactoe",
+        &[
+            "exp.toml:5:8:",
+            "`tictactoe` is no TOML value: a name or text goes in quotes (\"tictactoe\")",
+            "allowed: `tictactoe`, `nim`",
+        ],
+    );
+    bad(
+        "[\"start\"]",
+        "[start]",
+        &["exp.toml:6:14:", "`start` is no TOML value"],
+    );
+    bad(
+        "depth = 3",
+        "depth = 3\nmax_seconds = 1e400",
+        &[
+            "exp.toml:11:15:",
+            "`1e400` is past the largest number a float holds",
+            "allowed: a positive, finite number of seconds",
+        ],
+    );
+    bad(
+        "[search]",
+        "[sëarch]",
+        &["exp.toml:8:3:", "allowed: [game], [search], [report]"],
+    );
+    let deep = format!("{}\"natural\"{}", "[".repeat(100), "]".repeat(100));
+    bad(
+        "\"natural\"",
+        &deep,
+        &[
+            "`ordering`: lists or tables nested deeper",
+            "allowed: an ordering",
+        ],
+    );
+}
+
 /// report.md shows the description as written: a control character in it is refused.
 #[test]
 fn a_control_character_in_the_description_is_refused() {

@@ -1035,6 +1035,7 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // Name the key when the message does not: the text before `=` on the line
                 // where the offending value starts.
                 let key = key_at(src, span.start);
+                let msg = syntax_hint(src, span.clone(), &msg, key.as_deref()).unwrap_or(msg);
                 // `kind` read as something else than a name: serde speaks of an enum, a map or
                 // "string or table".
                 let msg = if key.as_deref() == Some("kind")
@@ -1118,6 +1119,101 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             None => Error::input(format!("{}: {msg}", path.display())),
         }
     })
+}
+
+/// What is allowed, for the TOML parser's own messages (which say what it expected, in
+/// grammar terms): a character no bare key holds, a space inside a key, a name without
+/// quotes, a number past f64, lists nested past the parser's limit. `None`: no hint.
+fn syntax_hint(
+    src: &str,
+    span: std::ops::Range<usize>,
+    msg: &str,
+    key: Option<&str>,
+) -> Option<String> {
+    let line_start = src[..span.start.min(src.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let rest = src.get(span.start..)?;
+    // The word at the span: up to a space, a separator or the line's end.
+    let word_len = rest
+        .find(|c: char| c.is_whitespace() || ",]}=#".contains(c))
+        .unwrap_or(rest.len());
+    let word = &rest[..word_len];
+    let shown = |t: &str| crate::games::shown(t.trim()).into_owned();
+    if msg == "expected `.`, `=`" {
+        // In a key: the key so far is the line's text before the span.
+        // (After the last `{` or `,`: a key inside an inline table.)
+        let before = src[line_start..span.start]
+            .rsplit(['{', ','])
+            .next()
+            .unwrap_or("")
+            .trim_start();
+        let c = rest.chars().next()?;
+        return Some(if before.ends_with([' ', '\t']) || c == ' ' || c == '\t' {
+            // A space ended the key, and no `=` came.
+            let next = rest.split_whitespace().next().unwrap_or("");
+            format!(
+                "`{}` must be followed by `=` (found `{}`); allowed: key = value, a key without spaces",
+                shown(before),
+                shown(next)
+            )
+        } else {
+            let key_end = rest
+                .find(|c: char| c.is_whitespace() || c == '=')
+                .unwrap_or(rest.len());
+            format!(
+                "`{}{}`: a key cannot hold `{}`; allowed in a key: ASCII letters, digits, `_` and `-` (the README lists every key)",
+                before,
+                shown(&rest[..key_end]),
+                shown(&c.to_string())
+            )
+        });
+    }
+    let bare_word = word.starts_with(|c: char| c.is_alphabetic());
+    if (msg.starts_with("invalid string; expected `\"`, `'`") && !word.is_empty())
+        || (msg == "invalid array; expected `]`" && bare_word)
+    {
+        // A name or text without its quotes.
+        let quoted = format!("\"{}\"", word.trim_matches(|c| c == '"' || c == '\''));
+        let allowed = allowed_names(src, span.start..span.start + word_len, false)
+            .map_or(String::new(), |a| format!("; allowed: {a}"));
+        return Some(format!(
+            "`{}` is no TOML value: a name or text goes in quotes ({quoted}){allowed}",
+            shown(word)
+        ));
+    }
+    if msg == "invalid floating-point number" {
+        let number: String = word.chars().filter(|&c| c != '_').collect();
+        if number.parse::<f64>().is_ok_and(|v| v.is_infinite()) {
+            let allowed = key
+                .and_then(allowed_number)
+                .unwrap_or_else(|| "a finite number, where the key takes a number".to_string());
+            return Some(format!(
+                "`{}` is past the largest number a float holds (about 1.8e308); allowed: {allowed}",
+                shown(word)
+            ));
+        }
+    }
+    if msg == "invalid table header; expected `.`, `]`" {
+        return Some(format!(
+            "{msg}: a section header is a name in brackets on a line of its own, the name ASCII letters, digits, `_` and `-`; allowed: [game], [search], [report], and the tables inside them such as [search.tt], [search.quiescence], [game.random_openings]"
+        ));
+    }
+    if msg == "recursion limit exceeded" {
+        let allowed = if key.map(last_part) == Some("ordering") {
+            format!(
+                "an ordering, or a list of orderings (a grid) each a name or a list of terms; {}",
+                crate::search::ordering::ORDERING_TERMS
+            )
+        } else {
+            "a value, or a list of values (a grid); no key takes lists nested deeper than two"
+                .to_string()
+        };
+        return Some(format!(
+            "lists or tables nested deeper than the TOML reader goes; allowed: {allowed}"
+        ));
+    }
+    None
 }
 
 /// The names a key takes, for a value at `span` that is no name (`list`: no list of names):
