@@ -860,6 +860,40 @@ fn toml_grammar_errors_say_what_is_allowed() {
     );
 }
 
+/// A number past its key's type, where the key's range depends on the game: the message the
+/// key's range check gives, with the file's number.
+#[test]
+fn a_number_too_large_for_a_game_key_quotes_the_games_range() {
+    let tictactoe = "kind = \"tictactoe\"\npositions = [\"start\"]";
+    let big = "99999999999999999999";
+    for (game, expect) in [
+        (
+            format!("kind = \"uniform\"\nbranching = {big}\nheight = 3"),
+            "exp.toml:6:13: [game] branching = 99999999999999999999: a uniform tree needs a branching factor b from 2 to 1024".to_string(),
+        ),
+        (
+            format!("kind = \"uniform\"\nbranching = 3\nheight = [2, {big}]"),
+            "exp.toml:7:14: [game] height = 99999999999999999999: a uniform tree needs a height d (the depth of its leaves) from 1 to 64".to_string(),
+        ),
+        (
+            format!("kind = \"uniform\"\nbranching = 3\nheight = 3\nvalues = \"integer\"\nrange = [0, {big}]"),
+            "exp.toml:9:13: [game] range must be [lo, hi] with lo <= hi, both within -1000000..1000000".to_string(),
+        ),
+        (
+            format!("kind = \"connect4\"\npositions = [\"start\"]\nwidth = {big}"),
+            "exp.toml:7:9: [game] width/height: board 99999999999999999999x6".to_string(),
+        ),
+    ] {
+        let err = bad(tictactoe, &game, &[&expect]);
+        assert!(!err.contains("README's Limits"), "{err}");
+    }
+    bad(
+        "depth = 3",
+        &format!("depth = {{ from = 1, to = {big} }}"),
+        &["exp.toml:10:26: depth 99999999999999999999 is out of range; allowed: a whole number of plies from 1 to 10000"],
+    );
+}
+
 /// report.md shows the description as written: a control character in it is refused.
 #[test]
 fn a_control_character_in_the_description_is_refused() {

@@ -1036,6 +1036,17 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // where the offending value starts.
                 let key = key_at(src, span.start);
                 let msg = syntax_hint(src, span.clone(), &msg, key.as_deref()).unwrap_or(msg);
+                if msg.contains(TOO_LARGE) && key.as_deref().and_then(allowed_number).is_none() {
+                    if let Some(m) = too_large_in_words(path, src, span.start) {
+                        let m = match &key {
+                            Some(k) if !m.contains(k.split('.').next().unwrap_or(k)) => {
+                                format!("`{k}`: {m}")
+                            }
+                            _ => m,
+                        };
+                        return at(path, src, span, m);
+                    }
+                }
                 // `kind` read as something else than a name: serde speaks of an enum, a map or
                 // "string or table".
                 let msg = if key.as_deref() == Some("kind")
@@ -1118,6 +1129,46 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             }
             None => Error::input(format!("{}: {msg}", path.display())),
         }
+    })
+}
+
+/// For a number too large for its key's type at `pos`, whose range depends on the game (a
+/// uniform tree's branching, a board's width, a depth range): the message the planner gives
+/// for the largest number of the key's type there, with the file's number in its place. The
+/// number is tried at the largest value of each integer type, largest first; `None` when no
+/// stand-in gets a message about that spot.
+fn too_large_in_words(path: &Path, src: &str, pos: usize) -> Option<String> {
+    let rest = src.get(pos..)?;
+    let len = rest
+        .find(|c: char| !(c.is_ascii_digit() || "+-_".contains(c)))
+        .unwrap_or(rest.len());
+    let number = &rest[..len];
+    if len == 0 {
+        return None;
+    }
+    // A message on the number's line (at the number, or at its key for a list or range).
+    let (l, _) = line_col(src, pos);
+    let here = format!("{}:{l}:", path.display());
+    [
+        i64::MAX.to_string(),
+        u32::MAX.to_string(),
+        i32::MAX.to_string(),
+        u16::MAX.to_string(),
+        u8::MAX.to_string(),
+    ]
+    .iter()
+    .find_map(|stand_in| {
+        let text = format!("{}{stand_in}{}", &src[..pos], &src[pos + len..]);
+        // The reader's message (a range's length, say), else the planner's.
+        let msg = match toml::from_str::<ExperimentFile>(&text) {
+            Err(e) if line_col(&text, e.span()?.start).0 == l => e.message().trim().to_string(),
+            Err(_) => return None,
+            Ok(file) => {
+                let e = super::plan::build(path, &text, &file).err()?.to_string();
+                e.strip_prefix(&here)?.split_once(": ")?.1.to_string()
+            }
+        };
+        (!msg.contains(TOO_LARGE_RAW)).then(|| msg.replace(stand_in.as_str(), number))
     })
 }
 
@@ -1544,6 +1595,8 @@ pub const MAX_SECONDS_ALLOWED: &str =
     "a positive, finite number of seconds (leave the key out for no time budget)";
 
 /// `plain_words`' text for a number that does not fit its key.
+/// serde's message for a number past the key's type (`TOO_LARGE` in the file's words).
+const TOO_LARGE_RAW: &str = "number too large to fit in target type";
 const TOO_LARGE: &str = "number too large for this key (the README's Limits list the ranges)";
 
 /// A dotted key's last part (`key_bits` of `search.tt.key_bits`), or the key itself.
@@ -1580,7 +1633,7 @@ fn plain_words(msg: &str) -> String {
         ("expected u64", "expected a whole number >= 0"),
         ("expected u32", "expected a whole number >= 0"),
         ("expected f64", "expected a number"),
-        ("number too large to fit in target type", TOO_LARGE),
+        (TOO_LARGE_RAW, TOO_LARGE),
     ] {
         out = out.replace(from, to);
     }
