@@ -340,6 +340,13 @@ fn depth_zero_or_negative_is_refused() {
         "depth = { from = 3, to = 1 }",
         &["exp.toml:10:", "empty"],
     );
+    // A list inside the list is a slip (it was read flat); a range inside it is a range.
+    bad(
+        "depth = 3",
+        "depth = [2, [3]]",
+        &["exp.toml:10:13:", "a list inside the depth list", "plies from 1 to 10000"],
+    );
+    good_run(&GOOD.replacen("depth = 3", "depth = [1, { from = 2, to = 3 }]", 1));
 }
 
 /// A required key or section left out: named, with what it takes.

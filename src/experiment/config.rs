@@ -683,64 +683,85 @@ fn depth_from_i64<E: de::Error>(v: i64) -> std::result::Result<Depth, E> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthSpec(pub Vec<Depth>);
 
+/// One item of a `depth` list: a depth or a range, not a list (`[2, [3]]` would be read as
+/// `[2, 3]` and hide a slip).
+struct DepthItem(Vec<Depth>);
+
+impl<'de> Deserialize<'de> for DepthItem {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(DepthVisitor { item: true })
+            .map(|s| DepthItem(s.0))
+    }
+}
+
 impl<'de> Deserialize<'de> for DepthSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = DepthSpec;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(DEPTH_HELP)
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<DepthSpec, E> {
-                Ok(DepthSpec(vec![depth_from_i64(v)?]))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<DepthSpec, E> {
-                if v == "full" {
-                    Ok(DepthSpec(vec![Depth::Full]))
-                } else {
-                    Err(E::custom(format!("depth `{v}`; allowed: {DEPTH_HELP}")))
-                }
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(
-                self,
-                mut s: A,
-            ) -> std::result::Result<DepthSpec, A::Error> {
-                let mut out = Vec::new();
-                while let Some(one) = s.next_element::<DepthSpec>()? {
-                    out.extend(one.0);
-                }
-                if out.is_empty() {
-                    return Err(de::Error::custom("an empty depth list gives no runs"));
-                }
-                if let Some((_, j)) = crate::experiment::oneormany::first_repeat(&out) {
-                    let d = match out[j] {
-                        Depth::Plies(p) => p.to_string(),
-                        Depth::Full => "\"full\"".to_string(),
-                    };
-                    return Err(de::Error::custom(format!(
+        d.deserialize_any(DepthVisitor { item: false })
+    }
+}
+
+/// `depth`'s visitor; `item`: inside a list, where a list is refused.
+struct DepthVisitor {
+    item: bool,
+}
+
+impl<'de> Visitor<'de> for DepthVisitor {
+    type Value = DepthSpec;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(DEPTH_HELP)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<DepthSpec, E> {
+        Ok(DepthSpec(vec![depth_from_i64(v)?]))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<DepthSpec, E> {
+        if v == "full" {
+            Ok(DepthSpec(vec![Depth::Full]))
+        } else {
+            Err(E::custom(format!("depth `{v}`; allowed: {DEPTH_HELP}")))
+        }
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(
+        self,
+        mut s: A,
+    ) -> std::result::Result<DepthSpec, A::Error> {
+        if self.item {
+            return Err(de::Error::custom(format!(
+                "a list inside the depth list; allowed: {DEPTH_HELP} (a list is one list deep)"
+            )));
+        }
+        let mut out = Vec::new();
+        while let Some(one) = s.next_element::<DepthItem>()? {
+            out.extend(one.0);
+        }
+        if out.is_empty() {
+            return Err(de::Error::custom("an empty depth list gives no runs"));
+        }
+        if let Some((_, j)) = crate::experiment::oneormany::first_repeat(&out) {
+            let d = match out[j] {
+                Depth::Plies(p) => p.to_string(),
+                Depth::Full => "\"full\"".to_string(),
+            };
+            return Err(de::Error::custom(format!(
                         "lists depth {d} twice (a range counts each of its depths); allowed: each depth once"
                     )));
-                }
-                Ok(DepthSpec(out))
-            }
-            fn visit_map<A: de::MapAccess<'de>>(
-                self,
-                mut m: A,
-            ) -> std::result::Result<DepthSpec, A::Error> {
-                let (from, to) = range_bounds(&mut m, "depth range")?;
-                depth_from_i64::<A::Error>(from)?;
-                depth_from_i64::<A::Error>(to)?;
-                if from > to {
-                    return Err(de::Error::custom(format!(
+        }
+        Ok(DepthSpec(out))
+    }
+    fn visit_map<A: de::MapAccess<'de>>(
+        self,
+        mut m: A,
+    ) -> std::result::Result<DepthSpec, A::Error> {
+        let (from, to) = range_bounds(&mut m, "depth range")?;
+        depth_from_i64::<A::Error>(from)?;
+        depth_from_i64::<A::Error>(to)?;
+        if from > to {
+            return Err(de::Error::custom(format!(
                         "depth range from {from} to {to} is empty; allowed: from <= to, e.g. {{ from = {to}, to = {from} }} (both ends included)"
                     )));
-                }
-                Ok(DepthSpec(
-                    (from..=to).map(|d| Depth::Plies(d as u32)).collect(),
-                ))
-            }
         }
-        d.deserialize_any(V)
+        Ok(DepthSpec(
+            (from..=to).map(|d| Depth::Plies(d as u32)).collect(),
+        ))
     }
 }
 
