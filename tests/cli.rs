@@ -344,7 +344,11 @@ fn depth_zero_or_negative_is_refused() {
     bad(
         "depth = 3",
         "depth = [2, [3]]",
-        &["exp.toml:10:13:", "a list inside the depth list", "plies from 1 to 10000"],
+        &[
+            "exp.toml:10:13:",
+            "a list inside the depth list",
+            "plies from 1 to 10000",
+        ],
     );
     good_run(&GOOD.replacen("depth = 3", "depth = [1, { from = 2, to = 3 }]", 1));
 }

@@ -742,8 +742,8 @@ impl<'de> Visitor<'de> for DepthVisitor {
                 Depth::Full => "\"full\"".to_string(),
             };
             return Err(de::Error::custom(format!(
-                        "lists depth {d} twice (a range counts each of its depths); allowed: each depth once"
-                    )));
+                "lists depth {d} twice (a range counts each of its depths); allowed: each depth once"
+            )));
         }
         Ok(DepthSpec(out))
     }
@@ -756,8 +756,8 @@ impl<'de> Visitor<'de> for DepthVisitor {
         depth_from_i64::<A::Error>(to)?;
         if from > to {
             return Err(de::Error::custom(format!(
-                        "depth range from {from} to {to} is empty; allowed: from <= to, e.g. {{ from = {to}, to = {from} }} (both ends included)"
-                    )));
+                "depth range from {from} to {to} is empty; allowed: from <= to, e.g. {{ from = {to}, to = {from} }} (both ends included)"
+            )));
         }
         Ok(DepthSpec(
             (from..=to).map(|d| Depth::Plies(d as u32)).collect(),
@@ -1235,7 +1235,7 @@ fn syntax_hint(
                 .unwrap_or(rest.len());
             format!(
                 "`{}{}`: a key cannot hold `{}`; allowed in a key: ASCII letters, digits, `_` and `-` (the README lists every key)",
-                before,
+                shown(before),
                 shown(&rest[..key_end]),
                 shown(&c.to_string())
             )
