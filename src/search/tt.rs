@@ -524,11 +524,13 @@ pub fn check_entries(entries: u64, replacement: Replacement) -> Result<(), Strin
         // The powers of two on either side, those that fit the machine.
         let below = 1u64 << (63 - entries.leading_zeros());
         let largest = largest_entries();
-        let around = match below.checked_mul(2) {
-            _ if below > largest => return Err(format!(
+        if below > largest {
+            return Err(format!(
                 "{entries} entries is not a power of two, and larger than this machine's memory holds; {}",
                 allowed_entries()
-            )),
+            ));
+        }
+        let around = match below.checked_mul(2) {
             Some(above) if above <= largest => format!("{below} or {above}"),
             _ => below.to_string(),
         };
@@ -565,21 +567,20 @@ fn allowed_entries() -> String {
 /// Checks that `bytes` (None: overflowed) fits in the machine's memory.
 pub fn check_bytes(bytes: Option<u64>) -> Result<(), String> {
     let mem = machine_memory();
-    let allowed = allowed_entries;
     match (bytes, mem) {
         (None, _) => Err(format!(
             "the table would need 2^64 bytes or more, more than this machine's memory; {}",
-            allowed()
+            allowed_entries()
         )),
         (Some(b), Some(m)) if b > m => Err(format!(
             "the table would need {b} bytes ({:.1} GiB), more than this machine's memory ({m} bytes, {:.1} GiB); {}",
             b as f64 / (1u64 << 30) as f64,
             m as f64 / (1u64 << 30) as f64,
-            allowed()
+            allowed_entries()
         )),
         (Some(b), _) if b > isize::MAX as u64 => Err(format!(
             "the table would need {b} bytes, more than can be allocated; {}",
-            allowed()
+            allowed_entries()
         )),
         _ => Ok(()),
     }
