@@ -808,6 +808,15 @@ fn an_ordering_term_or_move_written_twice_is_refused() {
             "lists the move 4 twice (`4` and `04`); allowed: each move once",
         ],
     );
+    // Two grid values that spell one explicit list two ways: at the later one.
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [\"explicit:4,0\", \"natural\", \"explicit:04,00\"]",
+        &[
+            "exp.toml:11:40:",
+            "the orderings `explicit:04,00` and `explicit:4,0` are one ordering, `explicit:4,0` in the game's notation; allowed: each ordering once",
+        ],
+    );
 }
 
 /// The TOML reader's own grammar messages get what is allowed: a key's characters, a

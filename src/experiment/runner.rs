@@ -225,23 +225,80 @@ fn reference<G: Game>(
 /// Checks every run of the plan against its position (see `validate`).
 pub fn validate_plan(plan: &Plan) -> Result<()> {
     match first_invalid(plan) {
-        Some((run, e)) => Err(Error::input(format!("run {}: {e}", run.key))),
+        Some((run, e, _)) => Err(Error::input(format!("run {}: {e}", run.key))),
         None => Ok(()),
     }
 }
 
-/// The first run that `validate` refuses, with the reason.
-fn first_invalid(plan: &Plan) -> Option<(&Run, String)> {
+/// The first run that `validate` refuses, with the reason; then a run whose ordering repeats
+/// another's in other spellings (`same_orderings`), with the other run.
+fn first_invalid(plan: &Plan) -> Option<(&Run, String, Option<&Run>)> {
     plan.runs
         .iter()
-        .find_map(|run| validate(run).err().map(|e| (run, e)))
+        .find_map(|run| validate(run).err().map(|e| (run, e, None)))
+        .or_else(|| same_orderings(plan).map(|(a, b, e)| (b, e, Some(a))))
+}
+
+/// Two orderings of a grid that differ only in how an explicit list spells its moves
+/// (`explicit:4` and `explicit:04` in Connect Four) are one ordering searched twice, under
+/// two names: the later run, with the reason. The moves are read as the game reads them at
+/// the run's position, and written back in the game's own notation. The two runs (in key
+/// order) and the reason.
+fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
+    use crate::search::{OrderTerm, Ordering};
+    let mut seen: std::collections::BTreeMap<String, &Run> = Default::default();
+    for run in &plan.runs {
+        let explicit = |t: &OrderTerm| matches!(t, OrderTerm::Explicit(_));
+        if !run.ordering.terms.iter().any(explicit) {
+            continue;
+        }
+        let written = |run: &Run| -> std::result::Result<Ordering, String> {
+            with_game!(run, |g| {
+                let mut terms = run.ordering.terms.clone();
+                for t in &mut terms {
+                    if let OrderTerm::Explicit(list) = t {
+                        for m in list.iter_mut() {
+                            *m = g.format_move(g.parse_move(m)?);
+                        }
+                    }
+                }
+                Ok(Ordering { terms })
+            })
+        };
+        // (A move the game refuses is `validate`'s to report, and it has passed.)
+        let Ok(canonical) = written(run) else {
+            continue;
+        };
+        let text = run.ordering.to_string();
+        let key = run.key.replacen(
+            &format!("ordering={text};"),
+            &format!("ordering={canonical};"),
+            1,
+        );
+        match seen.get(&key) {
+            Some(first) if first.ordering != run.ordering => {
+                return Some((
+                    first,
+                    run,
+                    format!(
+                        "the orderings `{}` and `{text}` are one ordering, `{canonical}` in the game's notation; allowed: each ordering once",
+                        first.ordering
+                    ),
+                ))
+            }
+            _ => {
+                seen.insert(key, run);
+            }
+        }
+    }
+    None
 }
 
 /// `validate_plan` for the experiment file at `path` (text `src`): an error names the file and
 /// the line:column of the key it comes from (`ordering`, which most of them concern, else
 /// `algorithm`), then the run.
 pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
-    let Some((run, e)) = first_invalid(plan) else {
+    let Some((run, e, other)) = first_invalid(plan) else {
         return Ok(());
     };
     let key = if e.contains("ordering") {
@@ -251,8 +308,13 @@ pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
     };
     let msg = format!("[search] {key}: {e} (run {})", run.key);
     if key == "ordering" {
-        // At the ordering as written in the list, when it is one.
-        let at = config::ordering_at(src, &run.ordering).unwrap_or(0);
+        // At the ordering as written in the list, when it is one (the later of two that
+        // are one ordering).
+        let at = std::iter::once(run)
+            .chain(other)
+            .filter_map(|r| config::ordering_at(src, &r.ordering))
+            .max()
+            .unwrap_or(0);
         return Err(config::at(path, src, at..at, msg));
     }
     Err(config::at_key(path, src, &["search", key], msg))
