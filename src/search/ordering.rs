@@ -99,8 +99,17 @@ impl Ordering {
 
     pub fn parse(text: &str) -> Result<Ordering, String> {
         let mut terms = Vec::new();
+        if text.trim().is_empty() {
+            return Err(format!("an empty ordering; allowed: {ORDERING_HELP}"));
+        }
         for part in text.split('+') {
             let p = part.trim();
+            if p.is_empty() {
+                return Err(format!(
+                    "ordering `{}` has an empty term (a `+` at an end, or two in a row); allowed: terms joined with `+`, e.g. tt+killer+history+static",
+                    text.trim()
+                ));
+            }
             let term = if let Some(list) = p.strip_prefix("explicit:") {
                 let moves: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
                 if moves.iter().all(|m| m.is_empty()) {
@@ -147,6 +156,14 @@ impl Ordering {
             };
             // A term that comes again could only break the ties it made itself: it orders
             // nothing, and one ordering would have two names.
+            // Two strong terms: the first orders every child, so the second orders nothing.
+            let strong = |t: &OrderTerm| matches!(t, OrderTerm::Strong { .. });
+            if strong(&term) && terms.iter().any(strong) {
+                return Err(format!(
+                    "ordering `{}` has two strong terms; the first sets the whole order; allowed: one strong:P1:P2",
+                    text.trim()
+                ));
+            }
             if terms.contains(&term) {
                 return Err(format!(
                     "ordering `{}` lists `{p}` twice; allowed: each term once",
@@ -222,10 +239,23 @@ pub fn explicit_keys<G: crate::games::Game>(
     ordering: &Ordering,
     game: &G,
 ) -> Result<Vec<Vec<i64>>, String> {
-    let mut tables = Vec::new();
+    let mut tables: Vec<Vec<i64>> = Vec::new();
     for term in &ordering.terms {
         if let OrderTerm::Explicit(list) = term {
             let mut keys = vec![0i64; game.move_space()];
+            // A move an earlier explicit term ranks is ordered there: ranking it again orders
+            // nothing.
+            for text in list {
+                let m = game
+                    .parse_move(text)
+                    .map_err(|e| format!("explicit ordering: {e}"))?;
+                if tables.iter().any(|t| t[game.move_index(m)] != 0) {
+                    return Err(format!(
+                        "ordering `{ordering}` ranks the move {} in two explicit terms; allowed: each move in one list",
+                        game.format_move(m)
+                    ));
+                }
+            }
             let n = list.len() as i64;
             for (i, text) in list.iter().enumerate() {
                 let m = game
@@ -292,17 +322,29 @@ mod tests {
             ("explicit:4,,0", "an empty move"),
             ("explicit:4,0,", "an empty move"),
             ("explicit:,", "lists no moves"),
+            ("static+", "has an empty term"),
+            ("+static", "has an empty term"),
+            ("static++natural", "has an empty term"),
+            ("", "an empty ordering"),
+            ("strong:0.5:0.5+strong:0.7:0.9", "two strong terms"),
         ] {
             let e = Ordering::parse(text).unwrap_err();
             assert!(e.contains(expect), "{text}: {e}");
         }
         // Two explicit lists are two terms: the second orders what the first leaves unlisted.
         assert!(Ordering::parse("explicit:4+explicit:3").is_ok());
-        assert!(Ordering::parse("strong:0.5:0.9+strong:0.1:0.2").is_ok());
         let game = crate::games::connect4::Connect4::new(7, 6);
         for (text, expect) in [
             ("explicit:4,3,4", "lists the move 4 twice (`4`)"),
             ("explicit:4,3,04", "lists the move 4 twice (`4` and `04`)"),
+            (
+                "explicit:4+explicit:04",
+                "ranks the move 4 in two explicit terms",
+            ),
+            (
+                "explicit:4,1+explicit:1",
+                "ranks the move 1 in two explicit terms",
+            ),
         ] {
             let e = explicit_keys(&Ordering::parse(text).unwrap(), &game).unwrap_err();
             assert!(e.contains(expect), "{text}: {e}");
