@@ -1073,6 +1073,14 @@ fn two_series_drawn_alike_are_an_error() {
             "exp.toml:11:31: [report] labels: `natural` is labelled \"plain\" and `static` is labelled \"plain\", so the legend could not tell them apart",
         ),
         (
+            "labels = { natural = \" static \" }",
+            "exp.toml:11:12: [report] labels: `natural` is labelled \"static\" and `static` is drawn as \"static\"",
+        ),
+        (
+            "labels = { natural = \" \" }",
+            "exp.toml:11:12: [report] labels: `natural` is labelled with no text; allowed: a text to draw in the legend",
+        ),
+        (
             "labels = { natural = \"random\" }",
             "exp.toml:11:12: [report] labels: `natural` is labelled \"random\" and `random` is drawn as \"random\"",
         ),

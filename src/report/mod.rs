@@ -335,8 +335,15 @@ fn check_labels(
             ),
         );
     }
-    // Two series of one chart drawn under one legend text could not be told apart.
-    let drawn = |n: &String| layout.labels.get(n).unwrap_or(n).clone();
+    if let Some((key, _)) = layout.labels.iter().find(|(_, v)| v.trim().is_empty()) {
+        return at_label(
+            key,
+            format!("`{key}` is labelled with no text; allowed: a text to draw in the legend"),
+        );
+    }
+    // Two series of one chart drawn under one legend text (spaces around it do not tell
+    // texts apart) could not be told apart.
+    let drawn = |n: &String| layout.labels.get(n).unwrap_or(n).trim().to_string();
     for c in &planned {
         let names: Vec<&String> = c.series.iter().map(|q| &q.label).collect();
         for (j, &b) in names.iter().enumerate() {
