@@ -869,6 +869,40 @@ fn toml_grammar_errors_say_what_is_allowed() {
         "[sëarch]",
         &["exp.toml:8:3:", "allowed: [game], [search], [report]"],
     );
+    bad(
+        "kind = \"tictactoe\"",
+        "kind",
+        &[
+            "exp.toml:5:5:",
+            "`kind` must be followed by `=` (found the line's end)",
+        ],
+    );
+    bad(
+        "kind = \"tictactoe\"",
+        "kind = \"tictactoe\" extra",
+        &[
+            "exp.toml:5:20:",
+            "`extra` after the value; allowed after a value: a comment",
+        ],
+    );
+    bad(
+        "kind = \"tictactoe\"",
+        "kind = \"tictactoe",
+        &["exp.toml:5:18:", "the text is not closed on its line"],
+    );
+    bad(
+        "kind = \"tictactoe\"",
+        "kind = \"tic\u{7}tactoe\"",
+        &["exp.toml:5:12:", "control character U+0007", "\\u0007"],
+    );
+    bad(
+        "seed = 1",
+        "seed = 1\nseed = 2",
+        &[
+            "exp.toml:3:1:",
+            "`seed` is given twice in its table; allowed: each key or section once",
+        ],
+    );
     let deep = format!("{}\"natural\"{}", "[".repeat(100), "]".repeat(100));
     bad(
         "\"natural\"",

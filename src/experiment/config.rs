@@ -1220,26 +1220,30 @@ fn syntax_hint(
             .next()
             .unwrap_or("")
             .trim_start();
-        let c = rest.chars().next()?;
-        return Some(if before.ends_with([' ', '\t']) || c == ' ' || c == '\t' {
-            // A space ended the key, and no `=` came.
-            let next = rest.split_whitespace().next().unwrap_or("");
-            format!(
-                "`{}` must be followed by `=` (found `{}`); allowed: key = value, a key without spaces",
-                shown(before),
-                shown(next)
+        let c = rest.chars().next().unwrap_or('\n');
+        return Some(
+            if before.ends_with([' ', '\t']) || c.is_whitespace() || c == '#' {
+                // A space or the line's end ended the key, and no `=` came.
+                let found = match rest.lines().next().unwrap_or("").split_whitespace().next() {
+                    Some(next) => format!("found `{}`", shown(next)),
+                    None => "found the line's end".to_string(),
+                };
+                format!(
+                "`{}` must be followed by `=` ({found}); allowed: key = value, a key without spaces",
+                shown(before)
             )
-        } else {
-            let key_end = rest
-                .find(|c: char| c.is_whitespace() || c == '=')
-                .unwrap_or(rest.len());
-            format!(
+            } else {
+                let key_end = rest
+                    .find(|c: char| c.is_whitespace() || c == '=')
+                    .unwrap_or(rest.len());
+                format!(
                 "`{}{}`: a key cannot hold `{}`; allowed in a key: ASCII letters, digits, `_` and `-` (the README lists every key)",
                 shown(before),
                 shown(&rest[..key_end]),
                 shown(&c.to_string())
             )
-        });
+            },
+        );
     }
     let bare_word = word.starts_with(|c: char| c.is_alphabetic());
     if (msg.starts_with("invalid string; expected `\"`, `'`") && !word.is_empty())
@@ -1265,6 +1269,34 @@ fn syntax_hint(
                 shown(word)
             ));
         }
+    }
+    if msg == "expected newline, `#`" {
+        let extra = rest.lines().next().unwrap_or("").trim();
+        return Some(format!(
+            "`{}` after the value; allowed after a value: a comment (# ...) or the line's end, one key = value per line",
+            shown(extra)
+        ));
+    }
+    if (msg == "invalid basic string" || msg == "invalid literal string")
+        && rest.lines().next().unwrap_or("").trim().is_empty()
+    {
+        return Some(format!(
+            "{msg}: the text is not closed on its line; allowed: text between two `\"` (or two `'`) on one line, or between `\"\"\"` for text over several lines"
+        ));
+    }
+    if let Some(c) = rest.chars().next().filter(|c| c.is_control()) {
+        if msg == "invalid basic string" || msg == "invalid literal string" {
+            return Some(format!(
+                "{msg}: it holds the control character U+{:04X}, which TOML text cannot hold as it is; allowed: printable text, or an escape in \"...\" such as \\t or \\u{:04X}",
+                c as u32, c as u32
+            ));
+        }
+    }
+    if let Some(dup) = msg.strip_prefix("duplicate key `") {
+        let name = dup.split('`').next().unwrap_or("");
+        return Some(format!(
+            "`{name}` is given twice in its table; allowed: each key or section once (a grid is one key with a list of values)"
+        ));
     }
     if msg == "invalid table header; expected `.`, `]`" {
         return Some(format!(
