@@ -937,6 +937,15 @@ fn a_number_too_large_for_a_game_key_quotes_the_games_range() {
             format!("kind = \"connect4\"\npositions = [\"start\"]\nwidth = {big}"),
             "exp.toml:7:9: [game] width/height: board 99999999999999999999x6".to_string(),
         ),
+        // Too small, and two numbers past every type (each named as written).
+        (
+            format!("kind = \"uniform\"\nbranching = -{big}\nheight = 3"),
+            "exp.toml:6:13: [game] branching = -99999999999999999999: a uniform tree needs a branching factor b from 2 to 1024".to_string(),
+        ),
+        (
+            format!("kind = \"connect4\"\npositions = [\"start\"]\nwidth = {big}\nheight = 88888888888888888888"),
+            "exp.toml:7:9: [game] width/height: board 99999999999999999999x88888888888888888888: width × (height + 1) must be at most 64".to_string(),
+        ),
     ] {
         let err = bad(tictactoe, &game, &[&expect]);
         assert!(!err.contains("README's Limits"), "{err}");

@@ -1057,7 +1057,8 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // where the offending value starts.
                 let key = key_at(src, span.start);
                 let msg = syntax_hint(src, span.clone(), &msg, key.as_deref()).unwrap_or(msg);
-                if msg.contains(TOO_LARGE) && key.as_deref().and_then(allowed_number).is_none() {
+                let past = msg.contains(TOO_LARGE) || msg.contains(TOO_SMALL);
+                if past && key.as_deref().and_then(allowed_number).is_none() {
                     if let Some(m) = too_large_in_words(path, src, span.start) {
                         let m = match &key {
                             Some(k) if !m.contains(k.split('.').next().unwrap_or(k)) => {
@@ -1119,6 +1120,9 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                     Some(allowed) if msg.contains(TOO_LARGE) => {
                         msg.replace(TOO_LARGE, &format!("number too large; allowed: {allowed}"))
                     }
+                    Some(allowed) if msg.contains(TOO_SMALL) => {
+                        msg.replace(TOO_SMALL, &format!("number too small; allowed: {allowed}"))
+                    }
                     Some(allowed)
                         if msg.starts_with("invalid type: sequence")
                             && leaf.is_some_and(|k| ONE_VALUE.contains(&k)) =>
@@ -1153,44 +1157,88 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
     })
 }
 
-/// For a number too large for its key's type at `pos`, whose range depends on the game (a
-/// uniform tree's branching, a board's width, a depth range): the message the planner gives
-/// for the largest number of the key's type there, with the file's number in its place. The
-/// number is tried at the largest value of each integer type, largest first; `None` when no
-/// stand-in gets a message about that spot.
+/// For a number past its key's type at `pos` (too large, or too small when negative), whose
+/// range depends on the game (a uniform tree's branching, a board's width, a depth range):
+/// the message the key's own check gives for the extreme number of each integer type there,
+/// tried from the widest type, with the file's number in its place. Other numbers past every
+/// type in the file get the widest stand-in too, so that they do not stop the check. `None`
+/// when no stand-in gets a message on the number's line.
 fn too_large_in_words(path: &Path, src: &str, pos: usize) -> Option<String> {
+    let number = number_at(src, pos)?;
+    let negative = number.starts_with('-');
+    let stand_ins: Vec<String> = if negative {
+        vec![i64::MIN.to_string(), i32::MIN.to_string(), (-1).to_string()]
+    } else {
+        [
+            i64::MAX as u64,
+            u32::MAX as u64,
+            i32::MAX as u64,
+            u16::MAX as u64,
+            u8::MAX as u64,
+        ]
+        .map(|v| v.to_string())
+        .to_vec()
+    };
+    // A message on the number's line (at the number, or at its key for a list or range).
+    let (l, _) = line_col(src, pos);
+    let here = format!("{}:{l}:", path.display());
+    stand_ins.iter().find_map(|stand_in| {
+        let mut text = replace_at(src, pos, number, stand_in);
+        // The other numbers given stand-ins, as (stand-in, the file's number).
+        let mut others: Vec<(String, String)> = Vec::new();
+        // The reader's message (a range's length, say), else the planner's.
+        let msg = loop {
+            match toml::from_str::<ExperimentFile>(&text) {
+                Err(e) => {
+                    let at = e.span()?.start;
+                    let m = e.message().trim();
+                    let past = m == TOO_LARGE_RAW || m == TOO_SMALL_RAW;
+                    if line_col(&text, at).0 == l && !(past && at != pos) {
+                        break m.to_string();
+                    }
+                    // Another number past every type, elsewhere: a wide stand-in there, one
+                    // of its own, so that a message naming it can name the file's number.
+                    let other = number_at(&text, at)?.to_string();
+                    let k = others.len() as i64 + 1;
+                    let wide = match m {
+                        TOO_LARGE_RAW => (i64::MAX - k).to_string(),
+                        TOO_SMALL_RAW => (i64::MIN + k).to_string(),
+                        _ => return None,
+                    };
+                    if others.len() >= 16 {
+                        return None;
+                    }
+                    text = replace_at(&text, at, &other, &wide);
+                    others.push((wide, other));
+                }
+                Ok(file) => {
+                    let e = super::plan::build(path, &text, &file).err()?.to_string();
+                    break e.strip_prefix(&here)?.split_once(": ")?.1.to_string();
+                }
+            }
+        };
+        let past = msg.contains(TOO_LARGE_RAW) || msg.contains(TOO_SMALL_RAW);
+        (!past).then(|| {
+            others.iter().fold(
+                msg.replace(stand_in.as_str(), number),
+                |m, (wide, other)| m.replace(wide.as_str(), other),
+            )
+        })
+    })
+}
+
+/// The whole number written at `pos` of `src` (digits, signs, underscores), if any.
+fn number_at(src: &str, pos: usize) -> Option<&str> {
     let rest = src.get(pos..)?;
     let len = rest
         .find(|c: char| !(c.is_ascii_digit() || "+-_".contains(c)))
         .unwrap_or(rest.len());
-    let number = &rest[..len];
-    if len == 0 {
-        return None;
-    }
-    // A message on the number's line (at the number, or at its key for a list or range).
-    let (l, _) = line_col(src, pos);
-    let here = format!("{}:{l}:", path.display());
-    [
-        i64::MAX.to_string(),
-        u32::MAX.to_string(),
-        i32::MAX.to_string(),
-        u16::MAX.to_string(),
-        u8::MAX.to_string(),
-    ]
-    .iter()
-    .find_map(|stand_in| {
-        let text = format!("{}{stand_in}{}", &src[..pos], &src[pos + len..]);
-        // The reader's message (a range's length, say), else the planner's.
-        let msg = match toml::from_str::<ExperimentFile>(&text) {
-            Err(e) if line_col(&text, e.span()?.start).0 == l => e.message().trim().to_string(),
-            Err(_) => return None,
-            Ok(file) => {
-                let e = super::plan::build(path, &text, &file).err()?.to_string();
-                e.strip_prefix(&here)?.split_once(": ")?.1.to_string()
-            }
-        };
-        (!msg.contains(TOO_LARGE_RAW)).then(|| msg.replace(stand_in.as_str(), number))
-    })
+    (len > 0).then(|| &rest[..len])
+}
+
+/// `src` with `old` (which starts at `pos`) replaced by `new`.
+fn replace_at(src: &str, pos: usize, old: &str, new: &str) -> String {
+    format!("{}{new}{}", &src[..pos], &src[pos + old.len()..])
 }
 
 /// What is allowed, for the TOML parser's own messages (which say what it expected, in
@@ -1648,9 +1696,12 @@ pub const MAX_SECONDS_ALLOWED: &str =
     "a positive, finite number of seconds (leave the key out for no time budget)";
 
 /// `plain_words`' text for a number that does not fit its key.
-/// serde's message for a number past the key's type (`TOO_LARGE` in the file's words).
+/// serde's messages for a number past the key's type (`TOO_LARGE`, `TOO_SMALL` in the file's
+/// words).
 const TOO_LARGE_RAW: &str = "number too large to fit in target type";
+const TOO_SMALL_RAW: &str = "number too small to fit in target type";
 const TOO_LARGE: &str = "number too large for this key (the README's Limits list the ranges)";
+const TOO_SMALL: &str = "number too small for this key (the README's Limits list the ranges)";
 
 /// A dotted key's last part (`key_bits` of `search.tt.key_bits`), or the key itself.
 fn last_part(key: &str) -> &str {
@@ -1687,6 +1738,7 @@ fn plain_words(msg: &str) -> String {
         ("expected u32", "expected a whole number >= 0"),
         ("expected f64", "expected a number"),
         (TOO_LARGE_RAW, TOO_LARGE),
+        (TOO_SMALL_RAW, TOO_SMALL),
     ] {
         out = out.replace(from, to);
     }
