@@ -851,6 +851,14 @@ fn toml_grammar_errors_say_what_is_allowed() {
         ],
     );
     bad(
+        "\"alphabeta\"",
+        "alphabeta",
+        &[
+            "exp.toml:9:13:",
+            "goes in quotes (\"alphabeta\"); allowed: minimax, negamax, alphabeta, solve",
+        ],
+    );
+    bad(
         "[\"start\"]",
         "[start]",
         &["exp.toml:6:14:", "`start` is no TOML value"],
@@ -969,6 +977,11 @@ fn a_control_character_in_the_description_is_refused() {
             "U+0007",
             "allowed: printable text, tabs and line breaks",
         ],
+    );
+    bad(
+        "name = \"t\"",
+        "description = \"abc \\u202E fed\"\nname = \"t\"",
+        &["exp.toml:1:1:", "U+202E"],
     );
     // Tabs and line breaks are text.
     let tmp = good_run(&GOOD.replacen(

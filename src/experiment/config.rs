@@ -1387,7 +1387,12 @@ fn allowed_names(src: &str, span: std::ops::Range<usize>, list: bool) -> Option<
         .iter()
         .map(|n| format!("`{n}`"))
         .collect();
-    (!names.is_empty()).then(|| names.join(", "))
+    if !names.is_empty() {
+        return Some(names.join(", "));
+    }
+    // A key with its own message for an unknown name ("unknown algorithm `?`; allowed: ...").
+    let allowed = e.message().split_once("`?`")?.1.split_once("allowed: ")?.1;
+    Some(allowed.trim().to_string())
 }
 
 /// The length of the TOML date-time (`1979-05-27T07:32:00Z`, `1979-05-27`, `07:32:00`, with

@@ -154,12 +154,12 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         ));
     }
     // report.md shows the description as it is: a control character (but a tab or a line
-    // end) would reach the reader as an invisible or garbling byte.
-    if let Some(c) = file
-        .description
-        .chars()
-        .find(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-    {
+    // end) would reach the reader as an invisible or garbling byte, and a bidirectional
+    // override or isolate would reorder the text around it.
+    if let Some(c) = file.description.chars().find(|&c| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    }) {
         return Err(at_key(
             path,
             src,
