@@ -241,9 +241,8 @@ fn first_invalid(plan: &Plan) -> Option<(&Run, String, Option<&Run>)> {
 
 /// Two orderings of a grid that differ only in how an explicit list spells its moves
 /// (`explicit:4` and `explicit:04` in Connect Four) are one ordering searched twice, under
-/// two names: the later run, with the reason. The moves are read as the game reads them at
-/// the run's position, and written back in the game's own notation. The two runs (in key
-/// order) and the reason.
+/// two names: the first two such runs (in key order), with the reason. The moves are read as
+/// the game reads them at the run's position, and written back in the game's own notation.
 fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
     use crate::search::{OrderTerm, Ordering};
     let mut seen: std::collections::BTreeMap<String, &Run> = Default::default();
