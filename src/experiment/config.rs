@@ -1057,8 +1057,11 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // where the offending value starts.
                 let key = key_at(src, span.start);
                 let msg = syntax_hint(src, span.clone(), &msg, key.as_deref()).unwrap_or(msg);
-                let past = msg.contains(TOO_LARGE) || msg.contains(TOO_SMALL);
-                if past && key.as_deref().and_then(allowed_number).is_none() {
+                // A number past the key's type: the file's words for it, and which way.
+                let past = [(TOO_LARGE, "large"), (TOO_SMALL, "small")]
+                    .into_iter()
+                    .find(|(words, _)| msg.contains(words));
+                if past.is_some() && key.as_deref().and_then(allowed_number).is_none() {
                     if let Some(m) = too_large_in_words(path, src, span.start) {
                         let m = match &key {
                             Some(k) if !m.contains(k.split('.').next().unwrap_or(k)) => {
@@ -1116,14 +1119,11 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // A number past what TOML or the key holds, or a list where one value goes:
                 // say what the key allows (the key's last part, for a dotted key).
                 let leaf = key.as_deref().map(last_part);
-                let msg = match allowed {
-                    Some(allowed) if msg.contains(TOO_LARGE) => {
-                        msg.replace(TOO_LARGE, &format!("number too large; allowed: {allowed}"))
+                let msg = match (allowed, past) {
+                    (Some(allowed), Some((words, way))) => {
+                        msg.replace(words, &format!("number too {way}; allowed: {allowed}"))
                     }
-                    Some(allowed) if msg.contains(TOO_SMALL) => {
-                        msg.replace(TOO_SMALL, &format!("number too small; allowed: {allowed}"))
-                    }
-                    Some(allowed)
+                    (Some(allowed), None)
                         if msg.starts_with("invalid type: sequence")
                             && leaf.is_some_and(|k| ONE_VALUE.contains(&k)) =>
                     {

@@ -244,28 +244,15 @@ fn first_invalid(plan: &Plan) -> Option<(&Run, String, Option<&Run>)> {
 /// two names: the first two such runs (in key order), with the reason. The moves are read as
 /// the game reads them at the run's position, and written back in the game's own notation.
 fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
-    use crate::search::{OrderTerm, Ordering};
+    use crate::search::OrderTerm;
+    let explicit = |t: &OrderTerm| matches!(t, OrderTerm::Explicit(_));
     let mut seen: std::collections::BTreeMap<String, &Run> = Default::default();
     for run in &plan.runs {
-        let explicit = |t: &OrderTerm| matches!(t, OrderTerm::Explicit(_));
         if !run.ordering.terms.iter().any(explicit) {
             continue;
         }
-        let written = |run: &Run| -> std::result::Result<Ordering, String> {
-            with_game!(run, |g| {
-                let mut terms = run.ordering.terms.clone();
-                for t in &mut terms {
-                    if let OrderTerm::Explicit(list) = t {
-                        for m in list.iter_mut() {
-                            *m = g.format_move(g.parse_move(m)?);
-                        }
-                    }
-                }
-                Ok(Ordering { terms })
-            })
-        };
         // (A move the game refuses is `validate`'s to report, and it has passed.)
-        let Ok(canonical) = written(run) else {
+        let Ok(canonical) = in_game_notation(run) else {
             continue;
         };
         let text = run.ordering.to_string();
@@ -291,6 +278,22 @@ fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
         }
     }
     None
+}
+
+/// The run's ordering with each explicit move read by the game at the run's position and
+/// written back in the game's notation.
+fn in_game_notation(run: &Run) -> std::result::Result<crate::search::Ordering, String> {
+    with_game!(run, |g| {
+        let mut terms = run.ordering.terms.clone();
+        for t in &mut terms {
+            if let crate::search::OrderTerm::Explicit(list) = t {
+                for m in list.iter_mut() {
+                    *m = g.format_move(g.parse_move(m)?);
+                }
+            }
+        }
+        Ok(crate::search::Ordering { terms })
+    })
 }
 
 /// `validate_plan` for the experiment file at `path` (text `src`): an error names the file and

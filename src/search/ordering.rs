@@ -243,24 +243,19 @@ pub fn explicit_keys<G: crate::games::Game>(
     for term in &ordering.terms {
         if let OrderTerm::Explicit(list) = term {
             let mut keys = vec![0i64; game.move_space()];
-            // A move an earlier explicit term ranks is ordered there: ranking it again orders
-            // nothing.
-            for text in list {
+            let n = list.len() as i64;
+            for (i, text) in list.iter().enumerate() {
                 let m = game
                     .parse_move(text)
                     .map_err(|e| format!("explicit ordering: {e}"))?;
+                // A move an earlier explicit term ranks is ordered there: ranking it again
+                // orders nothing.
                 if tables.iter().any(|t| t[game.move_index(m)] != 0) {
                     return Err(format!(
                         "ordering `{ordering}` ranks the move {} in two explicit terms; allowed: each move in one list",
                         game.format_move(m)
                     ));
                 }
-            }
-            let n = list.len() as i64;
-            for (i, text) in list.iter().enumerate() {
-                let m = game
-                    .parse_move(text)
-                    .map_err(|e| format!("explicit ordering: {e}"))?;
                 let slot = &mut keys[game.move_index(m)];
                 if *slot != 0 {
                     // Written twice (perhaps in two spellings): the second place would win.
