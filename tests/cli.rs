@@ -587,8 +587,79 @@ fn sizes_past_their_limits_are_refused() {
     // check and panicked allocating the range).
     bad_text(
         "name = \"w\"\n[game]\nkind = \"connect4\"\nwidth = { from = -9223372036854775808, to = 0 }\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n",
-        &["exp.toml:4:9", "width", "empty or too long"],
+        &[
+            "exp.toml:4:18:",
+            "board -9223372036854775808x6: width and height must be at least 1",
+        ],
     );
+}
+
+/// A bad number in a list or range of `[game]` sizes is reported at that number, in the
+/// key's own bounds: a range too long to list reaches past them, and says so at `to`.
+#[test]
+fn a_bad_size_in_a_list_or_range_is_reported_at_it() {
+    let c4 = |line: &str| {
+        format!("name = \"w\"\n[game]\nkind = \"connect4\"\n{line}\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n")
+    };
+    let uniform = |line: &str| {
+        format!("name = \"u\"\n[game]\nkind = \"uniform\"\n{line}\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n")
+    };
+    for (text, expect) in [
+        (c4("width = [7, 0]"), vec!["exp.toml:4:13:", "board 0x6"]),
+        (
+            c4("height = [6, 100]"),
+            vec!["exp.toml:4:14:", "board 7x100", "at most 64"],
+        ),
+        // The first height of the range past the board's word: at `to`.
+        (
+            c4("height = { from = 1, to = 100 }"),
+            vec!["exp.toml:4:27:", "board 7x9", "at most 64"],
+        ),
+        (
+            c4("height = { from = 0, to = 4 }"),
+            vec!["exp.toml:4:19:", "board 7x0", "at least 1"],
+        ),
+        // Far past what a range lists (it once said "at most 100,001 values"), and past
+        // every integer type: still the board's bounds.
+        (
+            c4("height = { from = 1, to = 9999999 }"),
+            vec!["exp.toml:4:27:", "board 7x9999999", "at most 64"],
+        ),
+        (
+            c4("height = { from = 1, to = 99999999999999999999 }"),
+            vec!["exp.toml:4:27:", "board 7x99999999999999999999"],
+        ),
+        (
+            c4("width = { from = 5, to = 3 }"),
+            vec!["exp.toml:4:9:", "the range from 5 to 3 is empty"],
+        ),
+        (
+            c4("width = [7, 5,\n  7]"),
+            vec![
+                "exp.toml:5:3:",
+                "`width`: item 3 of the list repeats item 1 (7)",
+            ],
+        ),
+        (
+            uniform("branching = [2, 5000]\nheight = 3"),
+            vec!["exp.toml:4:17:", "branching = 5000", "from 2 to 1024"],
+        ),
+        (
+            uniform("branching = { from = 2, to = 1000000 }\nheight = 3"),
+            vec!["exp.toml:4:30:", "branching = 1000000", "from 2 to 1024"],
+        ),
+        (
+            uniform("branching = 3\nheight = [3, 0]"),
+            vec!["exp.toml:5:14:", "height = 0", "from 1 to 64"],
+        ),
+        // A limit of branching and height together: at the height that passes it.
+        (
+            uniform("branching = [2, 3]\nheight = [3, 40]"),
+            vec!["exp.toml:5:14:", "b^d = 2^40"],
+        ),
+    ] {
+        bad_text(&text, &expect);
+    }
 }
 
 /// A grid past 1,000,000 runs is refused at the key that multiplies it before the positions
@@ -2119,7 +2190,7 @@ fn report_columns_play_one_role() {
     bad_text(
         &exp("series = [\"algorithm\", \"depth\"]"),
         &[
-            "exp.toml:9:10:",
+            "exp.toml:9:24:",
             "[report] series = `depth`: also the x axis (x defaults to depth",
         ],
     );
@@ -2137,6 +2208,25 @@ fn report_columns_play_one_role() {
             "[report] facet = `algorithm`: also a series column",
         ],
     );
+    // In a list: at the item.
+    bad_text(
+        &exp("series = \"algorithm\"\nfacet = [\"ordering\", \"algorithm\"]"),
+        &[
+            "exp.toml:10:22:",
+            "[report] facet = `algorithm`: also a series column",
+        ],
+    );
+    bad_text(
+        &exp("series = [\"algorithm\", \"colour\"]"),
+        &[
+            "exp.toml:9:24:",
+            "[report] series = `colour`: not a parameter column",
+        ],
+    );
+    bad_text(
+        &exp("pool = [\"ordering\", \"depth\"]"),
+        &["exp.toml:9:21:", "[report] pool = `depth`: also the x axis"],
+    );
     // A log axis of names did nothing.
     bad_text(
         &exp("x = \"algorithm\"\nseries = \"depth\"\nx_scale = \"log\""),
@@ -2152,15 +2242,15 @@ fn report_columns_play_one_role() {
     ));
 }
 
-/// A grid list that repeats a value is refused at the list: the repeat would search the same
-/// runs again, or, kept once by key, silently not.
+/// A grid list that repeats a value is refused at the repeat: it would search the same runs
+/// again, or, kept once by key, silently not.
 #[test]
 fn repeated_grid_values_are_refused() {
     bad(
         "algorithm = \"alphabeta\"",
         "algorithm = [\"alphabeta\", \"minimax\", \"alphabeta\"]",
         &[
-            "exp.toml:9:13:",
+            "exp.toml:9:38:",
             "`algorithm`: item 3 of the list repeats item 1",
         ],
     );
@@ -2168,14 +2258,35 @@ fn repeated_grid_values_are_refused() {
         "ordering = \"natural\"",
         "ordering = [\"static+random\", [\"static\", \"random\"]]",
         &[
-            "exp.toml:11:12:",
+            "exp.toml:11:30:",
             "`ordering`: item 2 of the list repeats item 1",
+        ],
+    );
+    // A list written over several lines: at the repeat's line.
+    bad(
+        "algorithm = \"alphabeta\"",
+        "algorithm = [\n  \"alphabeta\",\n  \"alphabeta\",\n]",
+        &[
+            "exp.toml:11:3:",
+            "`algorithm`: item 2 of the list repeats item 1",
+        ],
+    );
+    // A depth that a range already gave: at the item that gives it again, naming both.
+    bad(
+        "depth = 3",
+        "depth = [{ from = 1, to = 3 }, 2]",
+        &[
+            "exp.toml:10:32:",
+            "`depth`: item 2 of the list repeats depth 2 of item 1 (a range counts each of its depths)",
         ],
     );
     bad(
         "depth = 3",
-        "depth = [{ from = 1, to = 3 }, 2]",
-        &["exp.toml:10:9:", "lists depth 2 twice"],
+        "depth = [4, 1, { from = 2, to = 4 }]",
+        &[
+            "exp.toml:10:16:",
+            "item 3 of the list repeats depth 4 of item 1",
+        ],
     );
 }
 

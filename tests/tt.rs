@@ -627,9 +627,19 @@ fn bad_table_settings_exit_2_with_file_line_col_and_key() {
         ],
     );
     assert!(!e.contains("e.g."), "{e}");
+    // One bad size, scheme or key length of a list: at that item.
     bad_tt(
         "entries = [1024, 3000]",
-        &["entries = 3000", "power of two"],
+        &["bad.toml:8:18:", "entries = 3000", "power of two"],
+    );
+    bad_tt(
+        "mib = [1, 3]",
+        &["bad.toml:8:11:", "mib = 3", "power of two"],
+    );
+    bad_tt("key_bits = [64, 4]", &["bad.toml:8:17:", "key_bits = 4"]);
+    bad_tt(
+        "replacement = [\"depth\", \"always\", \"depth\"]",
+        &["bad.toml:8:35:", "item 3 of the list repeats item 1"],
     );
     bad_tt(
         "entries = 1152921504606846976",

@@ -503,8 +503,9 @@ fn bad_uniform_input_exits_2_naming_file_line_col_and_key() {
     rejects(
         "branching = 3\nheight = { from = 0, to = 4 }",
         "\"natural\"",
-        "7:10",
-        &["height"],
+        // At the range's bad end.
+        "7:19",
+        &["height = 0"],
     );
     rejects(
         "branching = 3\nheight = 3",

@@ -354,7 +354,36 @@ impl UniformValues {
 /// Whole numbers: one, a list, or a range `{ from = 1, to = 8 }` (inclusive). Bounds are
 /// checked by the planner, which knows the key.
 #[derive(Clone, Debug, PartialEq)]
-pub struct IntGrid(pub Vec<i64>);
+pub struct IntGrid {
+    /// The numbers in the file's order; of a range too long to list, only its two ends.
+    pub values: Vec<i64>,
+    /// For a range of more than `MAX_RANGE_VALUES` numbers, why it is refused. No key's
+    /// bounds are that wide, so the planner's check of the ends refuses it first, in the
+    /// key's words (`height = { from = 1, to = 1000000 }`: height runs from 1 to 64); this
+    /// is the message for a key whose check would not.
+    pub too_long: Option<String>,
+}
+
+/// The most numbers a range of `IntGrid` lists.
+const MAX_RANGE_VALUES: i128 = 100_001;
+
+impl IntGrid {
+    /// The numbers, once the planner has checked `values` against the key's bounds: an
+    /// error for a range too long to list.
+    pub fn listed(&self) -> std::result::Result<&[i64], String> {
+        match &self.too_long {
+            Some(msg) => Err(msg.clone()),
+            None => Ok(&self.values),
+        }
+    }
+}
+
+fn int_grid(values: Vec<i64>) -> IntGrid {
+    IntGrid {
+        values,
+        too_long: None,
+    }
+}
 
 impl<'de> Deserialize<'de> for IntGrid {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
@@ -365,7 +394,7 @@ impl<'de> Deserialize<'de> for IntGrid {
                 f.write_str("a whole number, a list of them, or a range { from = 1, to = 8 }")
             }
             fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<IntGrid, E> {
-                Ok(IntGrid(vec![v]))
+                Ok(int_grid(vec![v]))
             }
             fn visit_seq<A: de::SeqAccess<'de>>(
                 self,
@@ -378,25 +407,34 @@ impl<'de> Deserialize<'de> for IntGrid {
                 if out.is_empty() {
                     return Err(de::Error::custom("an empty list gives no runs"));
                 }
-                if let Some((_, j)) = crate::experiment::oneormany::first_repeat(&out) {
+                if let Some((i, j)) = crate::experiment::oneormany::first_repeat(&out) {
                     return Err(de::Error::custom(format!(
-                        "lists {} twice; allowed: each value once",
+                        "item {} of the list repeats item {} ({}); allowed: each value once",
+                        j + 1,
+                        i + 1,
                         out[j]
                     )));
                 }
-                Ok(IntGrid(out))
+                Ok(int_grid(out))
             }
             fn visit_map<A: de::MapAccess<'de>>(
                 self,
                 mut m: A,
             ) -> std::result::Result<IntGrid, A::Error> {
                 let (f, t) = range_bounds(&mut m, "range")?;
-                if f <= t && (t as i128 - f as i128) <= 100_000 {
-                    Ok(IntGrid((f..=t).collect()))
-                } else {
+                if f > t {
                     Err(de::Error::custom(format!(
-                        "the range from {f} to {t} is empty or too long; allowed: from <= to (both ends included), at most 100,001 values"
+                        "the range from {f} to {t} is empty; allowed: from <= to (both ends included)"
                     )))
+                } else if t as i128 - f as i128 >= MAX_RANGE_VALUES {
+                    Ok(IntGrid {
+                        values: vec![f, t],
+                        too_long: Some(format!(
+                            "the range from {f} to {t} is too long; allowed: at most {MAX_RANGE_VALUES} values"
+                        )),
+                    })
+                } else {
+                    Ok(int_grid((f..=t).collect()))
                 }
             }
         }
@@ -729,20 +767,27 @@ impl<'de> Visitor<'de> for DepthVisitor {
                 "a list inside the depth list; allowed: {DEPTH_HELP} (a list is one list deep)"
             )));
         }
+        // Each depth, and the list item (from 0) it came from: a range gives several.
         let mut out = Vec::new();
+        let mut item_of = Vec::new();
+        let mut item = 0;
         while let Some(one) = s.next_element::<DepthItem>()? {
+            item_of.extend(std::iter::repeat_n(item, one.0.len()));
             out.extend(one.0);
+            item += 1;
         }
         if out.is_empty() {
             return Err(de::Error::custom("an empty depth list gives no runs"));
         }
-        if let Some((_, j)) = crate::experiment::oneormany::first_repeat(&out) {
+        if let Some((i, j)) = crate::experiment::oneormany::first_repeat(&out) {
             let d = match out[j] {
                 Depth::Plies(p) => p.to_string(),
                 Depth::Full => "\"full\"".to_string(),
             };
             return Err(de::Error::custom(format!(
-                "lists depth {d} twice (a range counts each of its depths); allowed: each depth once"
+                "item {} of the list repeats depth {d} of item {} (a range counts each of its depths); allowed: each depth once",
+                item_of[j] + 1,
+                item_of[i] + 1
             )));
         }
         Ok(DepthSpec(out))
@@ -806,6 +851,42 @@ pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
 pub fn at(path: &Path, src: &str, span: std::ops::Range<usize>, msg: impl fmt::Display) -> Error {
     let (l, c) = line_col(src, span.start);
     Error::input(format!("{}:{l}:{c}: {msg}", path.display()))
+}
+
+/// The span of item `i` (from 0) of the list the file writes at `span`, so that an error
+/// about one value of `entries = [1024, 1000]` points at `1000`. Of a range
+/// `{ from = A, to = B }`, item 0 is at `A` and any later one at `B` (the range reaches a
+/// bad number only past a good `from` by going too far). `span` itself when the value
+/// there is one value, or has no item `i`.
+pub fn item_span(src: &str, span: std::ops::Range<usize>, i: usize) -> std::ops::Range<usize> {
+    // The value alone, read as the file's only key: its items' spans less the 4 bytes of
+    // `v = ` are their places in `src`.
+    let item = || {
+        let text = format!("v = {}", src.get(span.clone())?);
+        let doc = toml_edit::ImDocument::parse(text).ok()?;
+        let v = doc.get("v")?.as_value()?;
+        let s = match (v.as_array(), v.as_inline_table()) {
+            (Some(list), _) => list.get(i)?.span()?,
+            (_, Some(range)) => range.get(if i == 0 { "from" } else { "to" })?.span()?,
+            _ => return None,
+        };
+        Some(s.start - 4 + span.start..s.end - 4 + span.start)
+    };
+    item().unwrap_or(span)
+}
+
+/// `item_span` for serde's messages that name an item by its place ("item 2 of the list
+/// repeats item 1"), whose span serde gives as the whole list's.
+fn named_item_span(src: &str, span: std::ops::Range<usize>, msg: &str) -> std::ops::Range<usize> {
+    let n = msg
+        .find("item ")
+        .and_then(|at| msg[at + 5..].split(' ').next())
+        .filter(|_| msg.contains(" of the list "))
+        .and_then(|n| n.parse::<usize>().ok());
+    match n {
+        Some(n) if n >= 1 => item_span(src, span, n - 1),
+        _ => span,
+    }
 }
 
 /// Byte offset in `src` of the first line (its text after the indentation) that `pred`
@@ -1150,6 +1231,8 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 } else {
                     msg
                 };
+                // An error about one item of a list: at that item.
+                let span = named_item_span(src, span, &msg);
                 at(path, src, span, msg)
             }
             None => Error::input(format!("{}: {msg}", path.display())),

@@ -420,8 +420,8 @@ pub fn resolve_layout(
      -> Result<Vec<String>> {
         match v {
             Some(sp) => {
-                for name in sp.get_ref().values() {
-                    check(name, key, sp.span())?;
+                for (i, name) in sp.get_ref().values().iter().enumerate() {
+                    check(name, key, config::item_span(src, sp.span(), i))?;
                 }
                 Ok(sp.get_ref().values().to_vec())
             }
@@ -457,11 +457,11 @@ pub fn resolve_layout(
     // A column plotted along x cannot also split the lines or the charts: each line or chart
     // would hold one x.
     for (key, given, cols) in [("series", &r.series, &series), ("facet", &r.facet, &facet)] {
-        if let (Some(sp), true) = (given, cols.contains(&x)) {
+        if let (Some(sp), Some(i)) = (given, cols.iter().position(|c| *c == x)) {
             return Err(config::at(
                 path,
                 src,
-                sp.span(),
+                config::item_span(src, sp.span(), i),
                 format!(
                     "[report] {key} = `{x}`: also the x axis{}; each {} would hold one x value (allowed: a parameter column other than x)",
                     if r.x.is_none() { " (x defaults to depth; set x to another column)" } else { "" },
@@ -471,15 +471,16 @@ pub fn resolve_layout(
         }
     }
     // (Only a series the file names: the default one, `ordering`, gives way to a facet.)
-    if let (Some(sp), Some(_), Some(c)) = (
+    if let (Some(sp), Some(_), Some(i)) = (
         &r.facet,
         &r.series,
-        facet.iter().find(|c| series.contains(c)),
+        facet.iter().position(|c| series.contains(c)),
     ) {
+        let c = &facet[i];
         return Err(config::at(
             path,
             src,
-            sp.span(),
+            config::item_span(src, sp.span(), i),
             format!("[report] facet = `{c}`: also a series column; a column splits the lines or the charts, not both (allowed: a parameter column that is neither x nor a series)"),
         ));
     }
@@ -503,12 +504,12 @@ pub fn resolve_layout(
     }
     let pool = list(&r.pool, "pool", vec![])?;
     if let Some(sp) = &r.pool {
-        for p in &pool {
+        for (i, p) in pool.iter().enumerate() {
             if *p == x || series.contains(p) || facet.contains(p) {
                 return Err(config::at(
                     path,
                     src,
-                    sp.span(),
+                    config::item_span(src, sp.span(), i),
                     format!(
                         "[report] pool = `{p}`: also the x axis{}, a series or a facet column; a column is pooled over or plotted, not both (allowed: a parameter column that is none of these)",
                         if r.x.is_none() && *p == x { " (x defaults to depth; set x to another column)" } else { "" }

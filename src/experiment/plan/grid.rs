@@ -10,7 +10,7 @@ use super::sources::SetupPositions;
 use super::{GameSetup, Run, MAX_NODES_ALLOWED, MAX_REPETITIONS, MAX_RUNS};
 use crate::error::{Error, Result};
 use crate::experiment::config::{
-    at, at_key, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
+    at, at_key, item_span, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
 };
 use crate::experiment::oneormany::OneOrMany;
 use crate::search::solver::{self, Techniques};
@@ -611,12 +611,12 @@ fn tt_specs(path: &Path, src: &str, t: Option<&TtSection>) -> Result<Vec<Option<
         .unwrap_or_else(|| vec![Bounds::Correct]);
     let key_bits: Vec<u32> = match &t.key_bits {
         Some(k) => {
-            for &b in k.get_ref().values() {
+            for (i, &b) in k.get_ref().values().iter().enumerate() {
                 if !(8..=64).contains(&b) {
                     return Err(at(
                         path,
                         src,
-                        k.span(),
+                        item_span(src, k.span(), i),
                         format!("[search.tt] key_bits = {b}: allowed are 8 to 64"),
                     ));
                 }
@@ -637,13 +637,13 @@ fn tt_specs(path: &Path, src: &str, t: Option<&TtSection>) -> Result<Vec<Option<
             ))
         }
         (Some(e), None) => {
-            for &n in e.get_ref().values() {
+            for (i, &n) in e.get_ref().values().iter().enumerate() {
                 for &r in &replacements {
                     tt::check_entries(n, r).map_err(|msg| {
                         at(
                             path,
                             src,
-                            e.span(),
+                            item_span(src, e.span(), i),
                             format!("[search.tt] entries = {n}: {msg}"),
                         )
                     })?;
@@ -652,7 +652,7 @@ fn tt_specs(path: &Path, src: &str, t: Option<&TtSection>) -> Result<Vec<Option<
             }
         }
         (None, Some(m)) => {
-            for &mib in m.get_ref().values() {
+            for (i, &mib) in m.get_ref().values().iter().enumerate() {
                 let mut n = 0;
                 for &r in &replacements {
                     n = tt::entries_from_mib(mib, r).map_err(|msg| {
@@ -664,7 +664,7 @@ fn tt_specs(path: &Path, src: &str, t: Option<&TtSection>) -> Result<Vec<Option<
                         at(
                             path,
                             src,
-                            m.span(),
+                            item_span(src, m.span(), i),
                             format!("[search.tt] mib = {mib}: {msg}{hint}"),
                         )
                     })?;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::uniform::uniform_setups;
 use crate::error::Result;
-use crate::experiment::config::{at, GameKind, GameSection, IntGrid};
+use crate::experiment::config::{at, item_span, GameKind, GameSection, IntGrid};
 use crate::games::chess::Chess;
 use crate::games::connect4::Connect4;
 use crate::games::nim::Nim;
@@ -296,23 +296,40 @@ pub fn game_setups(
             GameKind::Chess => setups.push(GameSetup::Chess),
             GameKind::Uniform => setups.extend(uniform_setups(path, src, g)?),
             GameKind::Connect4 => {
-                let sizes = |o: &Option<toml::Spanned<IntGrid>>, default: i64| {
-                    o.as_ref()
-                        .map(|v| (v.get_ref().0.clone(), v.span()))
-                        .unwrap_or_else(|| (vec![default], g.kind.span()))
+                // The numbers of a key, and where its number `i` is written (the game's kind
+                // for a key left out).
+                let sizes = |o: &Option<toml::Spanned<IntGrid>>, default: i64| match o {
+                    Some(v) => (v.get_ref().values.clone(), Some(v.span())),
+                    None => (vec![default], None),
                 };
                 let (widths, wspan) = sizes(&g.width, 7);
                 let (heights, hspan) = sizes(&g.height, 6);
-                for &w in &widths {
-                    for &h in &heights {
+                let number_at = |span: &Option<std::ops::Range<usize>>, i: usize| match span {
+                    Some(s) => item_span(src, s.clone(), i),
+                    None => g.kind.span(),
+                };
+                for (wi, &w) in widths.iter().enumerate() {
+                    for (hi, &h) in heights.iter().enumerate() {
                         let span = if !(1..=64).contains(&w) || g.height.is_none() {
-                            wspan.clone()
+                            number_at(&wspan, wi)
                         } else {
-                            hspan.clone()
+                            number_at(&hspan, hi)
                         };
                         Connect4::check_size(w, h).map_err(|e| {
                             at(path, src, span, format!("[game] width/height: {e}"))
                         })?;
+                    }
+                }
+                // Every size checked: a range too long to list is refused (no size is).
+                for (key, grid) in [("width", &g.width), ("height", &g.height)] {
+                    if let Some(v) = grid {
+                        v.get_ref()
+                            .listed()
+                            .map_err(|msg| at(path, src, v.span(), format!("`{key}`: {msg}")))?;
+                    }
+                }
+                for &w in &widths {
+                    for &h in &heights {
                         // Checked: both from 1 to 64.
                         let (width, height) = (w as u32, h as u32);
                         setups.push(GameSetup::Connect4 { width, height });

@@ -6,7 +6,7 @@ use std::path::Path;
 use super::keys::{fnv1a, mix};
 use super::GameSetup;
 use crate::error::Result;
-use crate::experiment::config::{at, Depth, ExperimentFile, GameSection};
+use crate::experiment::config::{at, item_span, Depth, ExperimentFile, GameSection, IntGrid};
 use crate::games::uniform::{Model, Uniform, UniformSpec, Values};
 
 /// The uniform-tree setups: branching × height × values × model, each validated.
@@ -32,26 +32,22 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
             format!("[game] {key} is missing: a uniform tree needs it, e.g. {example}"),
         )
     };
-    let branchings = g
+    let branching = g
         .branching
         .as_ref()
-        .ok_or_else(|| need("branching", "branching = 3"))?
-        .get_ref()
-        .0
-        .clone();
-    let heights = g
+        .ok_or_else(|| need("branching", "branching = 3"))?;
+    let height = g
         .height
         .as_ref()
-        .ok_or_else(|| need("height", "height = 5 or height = { from = 1, to = 8 }"))?
-        .get_ref()
-        .0
-        .clone();
-    for &b in &branchings {
+        .ok_or_else(|| need("height", "height = 5 or height = { from = 1, to = 8 }"))?;
+    // An error about one number of a list or range: at that number.
+    let item_of = |key: &str, i: usize| item_span(src, span_of(key), i);
+    for (i, &b) in branching.get_ref().values.iter().enumerate() {
         if !(2..=crate::games::uniform::MAX_BRANCHING as i64).contains(&b) {
             return Err(at(
                 path,
                 src,
-                span_of("branching"),
+                item_of("branching", i),
                 format!(
                 "[game] branching = {b}: a uniform tree needs a branching factor b from 2 to {}",
                 crate::games::uniform::MAX_BRANCHING
@@ -59,14 +55,21 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
             ));
         }
     }
-    for &d in &heights {
+    for (i, &d) in height.get_ref().values.iter().enumerate() {
         if !(1..=crate::games::uniform::MAX_HEIGHT as i64).contains(&d) {
-            return Err(at(path, src, span_of("height"), format!(
+            return Err(at(path, src, item_of("height", i), format!(
                 "[game] height = {d}: a uniform tree needs a height d (the depth of its leaves) from 1 to {}",
                 crate::games::uniform::MAX_HEIGHT
             )));
         }
     }
+    let listed = |key: &str, grid: &IntGrid| {
+        grid.listed()
+            .map(<[i64]>::to_vec)
+            .map_err(|msg| at(path, src, span_of(key), format!("`{key}`: {msg}")))
+    };
+    let branchings = listed("branching", branching.get_ref())?;
+    let heights = listed("height", height.get_ref())?;
     let value_names: Vec<UniformValues> = g
         .values
         .as_ref()
@@ -111,8 +114,8 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
         .map(|v| v.get_ref().values().iter().map(|n| n.0).collect())
         .unwrap_or_else(|| vec![Model::Independent]);
     let mut out = Vec::new();
-    for &b in &branchings {
-        for &d in &heights {
+    for (bi, &b) in branchings.iter().enumerate() {
+        for (di, &d) in heights.iter().enumerate() {
             for &v in &value_names {
                 for &model in &models {
                     let values = match v {
@@ -127,7 +130,12 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
                         model,
                     };
                     spec.validate().map_err(|(key, msg)| {
-                        at(path, src, span_of(key), format!("[game] {msg}"))
+                        let span = match key {
+                            "branching" => item_of(key, bi),
+                            "height" => item_of(key, di),
+                            _ => span_of(key),
+                        };
+                        at(path, src, span, format!("[game] {msg}"))
                     })?;
                     out.push(GameSetup::Uniform { spec });
                 }
