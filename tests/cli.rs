@@ -439,6 +439,17 @@ fn malformed_positions_are_refused() {
         "positions_file = \"/dev/null\"",
         &["exp.toml:6:18", "/dev/null holds no position"],
     );
+    // In a list: at the file's name.
+    bad(
+        "positions = [\"start\"]",
+        "positions_file = [\"/dev/null\"]",
+        &["exp.toml:6:19", "/dev/null holds no position"],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "positions = [\"start\"]\npositions_file = [\"exp.toml\", \"no-such.txt\"]",
+        &["exp.toml:7:31", "cannot read", "no-such.txt"],
+    );
 }
 
 #[test]
@@ -2279,6 +2290,29 @@ fn repeated_grid_values_are_refused() {
             "exp.toml:10:32:",
             "`depth`: item 2 of the list repeats depth 2 of item 1 (a range counts each of its depths)",
         ],
+    );
+    // A chart or theory line named twice (once silently drawn once): at the repeat.
+    bad(
+        "[search]",
+        "[report]\ncharts = [\"nodes\", \"ebf\", \"nodes\"]\n[search]",
+        &[
+            "exp.toml:9:27:",
+            "[report] charts: item 3 of the list repeats item 1",
+        ],
+    );
+    bad(
+        "[search]",
+        "[report]\ntheory = [\"pearl\", \"pearl\"]\n[search]",
+        &[
+            "exp.toml:9:20:",
+            "[report] theory: item 2 of the list repeats item 1",
+        ],
+    );
+    // An unknown solver in a list: at it.
+    bad(
+        "algorithm = \"alphabeta\"\ndepth = 3",
+        "algorithm = \"solve\"\nsolver = [\"all\", \"tt+bogus\"]",
+        &["exp.toml:10:18:", "unknown solver technique `bogus`"],
     );
     bad(
         "depth = 3",

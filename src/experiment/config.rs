@@ -156,7 +156,7 @@ pub struct ReportSection {
     /// Per-chart titles, replacing the default ones: `titles = { nodes = "..." }`.
     pub titles: Option<std::collections::BTreeMap<ChartKind, String>>,
     /// Theory lines to draw; default all three.
-    pub theory: Option<Vec<TheoryKind>>,
+    pub theory: Option<Spanned<Vec<TheoryKind>>>,
     /// Column(s) the charts average over instead of splitting by them (e.g. `depth` when
     /// `depth = "full"` makes it a property of the position). summary.csv still groups by them.
     pub pool: Option<Spanned<OneOrMany<String>>>,
@@ -626,10 +626,23 @@ pub struct TechniquesSpec(pub crate::search::solver::Techniques);
 
 impl<'de> Deserialize<'de> for TechniquesSpec {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        crate::search::solver::Techniques::parse(&s)
-            .map(TechniquesSpec)
-            .map_err(de::Error::custom)
+        // A visitor, so that an unknown technique in a list is an error of that item (with
+        // its span), not of the whole list.
+        struct V;
+        impl de::Visitor<'_> for V {
+            type Value = TechniquesSpec;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "a solver technique set in quotes (`all`, `none`, or names joined with `+`)",
+                )
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> std::result::Result<Self::Value, E> {
+                crate::search::solver::Techniques::parse(s)
+                    .map(TechniquesSpec)
+                    .map_err(E::custom)
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 

@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use crate::experiment::config::{
     self, ChartKind, ExperimentFile, ReportSection, TheoryKind, XScale,
 };
+use crate::experiment::oneormany::first_repeat;
 use charts::Layout;
 use table::Table;
 
@@ -518,15 +519,28 @@ pub fn resolve_layout(
             }
         }
     }
+    // A chart or theory line named twice would be drawn once: most likely a slip for another.
+    let once =
+        |key: &str, span: std::ops::Range<usize>, repeat: Option<(usize, usize)>| match repeat {
+            Some((i, j)) => Err(config::at(
+                path,
+                src,
+                config::item_span(src, span, j),
+                format!(
+                    "[report] {key}: item {} of the list repeats item {}; allowed: each value once",
+                    j + 1,
+                    i + 1
+                ),
+            )),
+            None => Ok(()),
+        };
+    if let Some(t) = &r.theory {
+        once("theory", t.span(), first_repeat(t.get_ref()))?;
+    }
     let (charts, charts_given) = match &r.charts {
         Some(c) => {
-            let mut v: Vec<ChartKind> = Vec::new();
-            for k in c.get_ref() {
-                if !v.contains(k) {
-                    v.push(*k);
-                }
-            }
-            (v, true)
+            once("charts", c.span(), first_repeat(c.get_ref()))?;
+            (c.get_ref().clone(), true)
         }
         None => (
             ChartKind::ALL
@@ -551,13 +565,17 @@ pub fn resolve_layout(
         full_depth: false,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
-        theory: r.theory.clone().unwrap_or_else(|| {
-            vec![
-                TheoryKind::FullTree,
-                TheoryKind::KnuthMoore,
-                TheoryKind::Pearl,
-            ]
-        }),
+        theory: r
+            .theory
+            .as_ref()
+            .map(|t| t.get_ref().clone())
+            .unwrap_or_else(|| {
+                vec![
+                    TheoryKind::FullTree,
+                    TheoryKind::KnuthMoore,
+                    TheoryKind::Pearl,
+                ]
+            }),
     })
 }
 

@@ -8,7 +8,9 @@ use super::keys::{fnv1a, mix};
 use super::uniform::uniform_positions;
 use super::{GameSetup, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_RUNS};
 use crate::error::{Error, Result};
-use crate::experiment::config::{at, locate, read_text, ExperimentFile, GameKind, GameSection};
+use crate::experiment::config::{
+    at, item_span, locate, read_text, ExperimentFile, GameKind, GameSection,
+};
 use crate::experiment::positions::position_lines;
 
 /// The positions of each setup, in the setups' order: canonical text and the expected score
@@ -150,13 +152,15 @@ fn listed_positions(
 fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<(PathBuf, String)>> {
     let mut file_texts = Vec::new();
     if let Some(f) = &g.positions_file {
-        for rel in f.get_ref().values() {
+        for (i, rel) in f.get_ref().values().iter().enumerate() {
             let full = path.parent().unwrap_or(Path::new("")).join(rel);
+            // At the file's name in a list.
+            let span = item_span(src, f.span(), i);
             let text = read_text(&full).map_err(|e| {
                 at(
                     path,
                     src,
-                    f.span(),
+                    span.clone(),
                     format!(
                         "[game] positions_file: cannot read {} ({e}){}",
                         full.display(),
@@ -172,7 +176,7 @@ fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<(PathBuf, S
                 return Err(at(
                     path,
                     src,
-                    f.span(),
+                    span,
                     format!(
                         "[game] positions_file: {} holds no position (blank lines and # lines are skipped); allowed: a file with one position per line",
                         full.display()
