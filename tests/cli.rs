@@ -605,10 +605,10 @@ fn sizes_past_their_limits_are_refused() {
     );
 }
 
-/// A bad number in a list or range of `[game]` sizes is reported at that number, in the
-/// key's own bounds: a range too long to list reaches past them, and says so at `to`.
+/// A bad number in a list, range or inline table of `[game]` is reported at that number, in
+/// the key's own bounds: a range too long to list reaches past them, and says so at `to`.
 #[test]
-fn a_bad_size_in_a_list_or_range_is_reported_at_it() {
+fn a_bad_number_in_a_list_range_or_table_is_reported_at_it() {
     let c4 = |line: &str| {
         format!("name = \"w\"\n[game]\nkind = \"connect4\"\n{line}\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n")
     };
@@ -667,6 +667,27 @@ fn a_bad_size_in_a_list_or_range_is_reported_at_it() {
         (
             uniform("branching = [2, 3]\nheight = [3, 40]"),
             vec!["exp.toml:5:14:", "b^d = 2^40"],
+        ),
+        // The integer values' range: at the end past the bound, else at the list.
+        (
+            uniform("branching = 2\nheight = 3\nvalues = \"integer\"\nrange = [1, 99999999]"),
+            vec!["exp.toml:7:13:", "within -1000000..1000000"],
+        ),
+        (
+            uniform("branching = 2\nheight = 3\nvalues = \"integer\"\nrange = [5, 1]"),
+            vec!["exp.toml:7:9:", "lo <= hi"],
+        ),
+        // A key of an inline table: at its value.
+        (
+            c4("random_openings = { count = 3, plies = 20000 }"),
+            vec![
+                "exp.toml:4:40:",
+                "plies = 20000; it must be from 0 to 10000",
+            ],
+        ),
+        (
+            c4("random_openings = { count = 0, plies = 2 }"),
+            vec!["exp.toml:4:29:", "count = 0; it must be from 1 to 100000"],
         ),
     ] {
         bad_text(&text, &expect);

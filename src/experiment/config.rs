@@ -872,20 +872,41 @@ pub fn at(path: &Path, src: &str, span: std::ops::Range<usize>, msg: impl fmt::D
 /// bad number only past a good `from` by going too far). `span` itself when the value
 /// there is one value, or has no item `i`.
 pub fn item_span(src: &str, span: std::ops::Range<usize>, i: usize) -> std::ops::Range<usize> {
-    // The value alone, read as the file's only key: its items' spans less the 4 bytes of
+    part_span(src, span, Part::Item(i))
+}
+
+/// The span of the value of `key` in the inline table the file writes at `span`
+/// (`random_openings = { count = 0, plies = 2 }`: at `0` for `count`); `span` itself when
+/// the value there is no such table.
+pub fn field_span(src: &str, span: std::ops::Range<usize>, key: &str) -> std::ops::Range<usize> {
+    part_span(src, span, Part::Field(key))
+}
+
+/// A part of a value: an item of a list (of a range: `from` for item 0, else `to`), or the
+/// value of a key of an inline table.
+enum Part<'a> {
+    Item(usize),
+    Field(&'a str),
+}
+
+fn part_span(src: &str, span: std::ops::Range<usize>, part: Part) -> std::ops::Range<usize> {
+    // The value alone, read as the file's only key: its parts' spans less the 4 bytes of
     // `v = ` are their places in `src`.
-    let item = || {
+    let find = || {
         let text = format!("v = {}", src.get(span.clone())?);
         let doc = toml_edit::ImDocument::parse(text).ok()?;
         let v = doc.get("v")?.as_value()?;
-        let s = match (v.as_array(), v.as_inline_table()) {
-            (Some(list), _) => list.get(i)?.span()?,
-            (_, Some(range)) => range.get(if i == 0 { "from" } else { "to" })?.span()?,
+        let s = match (part, v.as_array(), v.as_inline_table()) {
+            (Part::Item(i), Some(list), _) => list.get(i)?.span()?,
+            (Part::Item(i), _, Some(range)) => {
+                range.get(if i == 0 { "from" } else { "to" })?.span()?
+            }
+            (Part::Field(key), _, Some(table)) => table.get(key)?.span()?,
             _ => return None,
         };
         Some(s.start - 4 + span.start..s.end - 4 + span.start)
     };
-    item().unwrap_or(span)
+    find().unwrap_or(span)
 }
 
 /// `item_span` for serde's messages that name an item by its place ("item 2 of the list

@@ -9,7 +9,7 @@ use super::uniform::uniform_positions;
 use super::{GameSetup, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_RUNS};
 use crate::error::{Error, Result};
 use crate::experiment::config::{
-    at, item_span, locate, read_text, ExperimentFile, GameKind, GameSection,
+    at, field_span, item_span, locate, read_text, ExperimentFile, GameKind, GameSection,
 };
 use crate::experiment::positions::position_lines;
 
@@ -230,7 +230,7 @@ fn setup_positions(
             return Err(at(
                 path,
                 src,
-                r.span(),
+                field_span(src, r.span(), "count"),
                 format!(
                     "[game] random_openings: count = {}; it must be from 1 to {MAX_OPENINGS}",
                     ro.count
@@ -241,7 +241,7 @@ fn setup_positions(
             return Err(at(
                 path,
                 src,
-                r.span(),
+                field_span(src, r.span(), "plies"),
                 format!(
                     "[game] random_openings: plies = {}; it must be from 0 to {MAX_OPENING_PLIES}",
                     ro.plies

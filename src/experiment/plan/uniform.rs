@@ -93,16 +93,24 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
                 {
                     (*lo as i32, *hi as i32)
                 }
-                _ => {
+                bad => {
+                    // At the end past the bound; the list when the ends are reversed or
+                    // there are not two.
+                    let m = crate::games::uniform::MAX_INTEGER;
+                    let span = match bad {
+                        [lo, _] if !(-m..=m).contains(lo) => item_span(src, r.span(), 0),
+                        [_, hi] if !(-m..=m).contains(hi) => item_span(src, r.span(), 1),
+                        _ => r.span(),
+                    };
                     return Err(at(
                         path,
                         src,
-                        r.span(),
+                        span,
                         format!(
                             "[game] range must be [lo, hi] with lo <= hi, both within -{m}..{m}",
                             m = crate::games::uniform::MAX_INTEGER
                         ),
-                    ))
+                    ));
                 }
             }
         }
