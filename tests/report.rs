@@ -243,6 +243,28 @@ fn plot_with_foreign_columns_is_an_input_error() {
             "{err}"
         );
     }
+    // Two quotes added on one line join the fields between them: the message says which
+    // quoted field holds the row's missing commas.
+    let text = csv(&rows);
+    let open = text.find(",static,").unwrap() + 1;
+    let close = open + text[open + "static,".len()..].find(',').unwrap() + "static,".len();
+    let joined = format!(
+        "{}\"{}\"{}",
+        &text[..open],
+        &text[open..close],
+        &text[close..]
+    );
+    let col = open - text[..open].rfind('\n').unwrap();
+    for text in [joined.clone(), crlf(joined.clone()), cr(joined)] {
+        let err = plot_refuses(tmp.path(), &text);
+        assert!(
+            err.contains("runs.csv:5: ")
+                && err.contains(&format!(
+                    "(the quoted field at column {col} holds 1 comma, as many as the row is short of fields"
+                )),
+            "{err}"
+        );
+    }
     // Quotes that pair up give no such hint.
     let err = plot_refuses(
         tmp.path(),

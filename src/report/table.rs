@@ -203,11 +203,12 @@ fn line_at(path: &Path, at: u64) -> u64 {
     ends + 1
 }
 
-/// The column (1-based, in characters) of the quote that opens a field left open on the line
-/// that starts at byte `at` of `path` (None when the line's quotes pair up). A quoted field
-/// runs until its closing quote, across lines: one stray quote swallows the rest of the file
-/// into one field, and the crate reports only the short record.
-fn unclosed_quote(path: &Path, at: u64) -> Option<usize> {
+/// Why the line that starts at byte `at` of `path` reads as `len` fields where the header has
+/// `expected`, when a quote explains it. A quoted field runs until its closing quote, across
+/// lines: one stray quote swallows the rest of the file into one field, and the crate
+/// reports only the short record. Two quotes added by hand on one line join the fields
+/// between them into one, so the row is short by the commas inside.
+fn quote_hint(path: &Path, at: u64, len: u64, expected: u64) -> Option<String> {
     use std::io::{BufRead, Seek};
     let mut f = std::io::BufReader::new(std::fs::File::open(path).ok()?);
     f.seek(std::io::SeekFrom::Start(at)).ok()?;
@@ -223,22 +224,44 @@ fn unclosed_quote(path: &Path, at: u64) -> Option<usize> {
     // Lone CRs end lines too (the read went on to a newline or the end).
     let text = text.trim_start_matches(['\r', '\n']);
     let text = text.split(['\r', '\n']).next().unwrap_or("");
-    // A quote opens a field only at its start (after a comma); inside, `""` is a quote.
-    let mut open = None;
+    // The quoted fields: (column of the opening quote, commas inside). A quote opens a field
+    // only at its start (after a comma); inside, `""` is a quote.
+    let mut quoted: Vec<(usize, u64)> = Vec::new();
+    let mut open = false;
     let mut field_start = true;
     let mut chars = text.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match (open, c) {
-            (None, '"') if field_start => open = Some(text[..i].chars().count() + 1),
-            (Some(_), '"') if chars.peek().map(|&(_, n)| n) == Some('"') => {
+            (false, '"') if field_start => {
+                open = true;
+                quoted.push((text[..i].chars().count() + 1, 0));
+            }
+            (true, '"') if chars.peek().map(|&(_, n)| n) == Some('"') => {
                 chars.next();
             }
-            (Some(_), '"') => open = None,
+            (true, '"') => open = false,
+            (true, ',') => {
+                if let Some(q) = quoted.last_mut() {
+                    q.1 += 1;
+                }
+            }
             _ => {}
         }
-        field_start = open.is_none() && c == ',';
+        field_start = !open && c == ',';
     }
-    open
+    if open {
+        let col = quoted.last()?.0;
+        return Some(format!(
+            " (the `\"` at column {col} opens a quoted field that no `\"` closes on its line, so the lines after it were read into that field)"
+        ));
+    }
+    // A quoted field holding as many commas as the row is short of fields.
+    let short = expected.checked_sub(len).filter(|&n| n > 0)?;
+    let (col, _) = quoted.iter().find(|&&(_, commas)| commas == short)?;
+    Some(format!(
+        " (the quoted field at column {col} holds {short} comma{}, as many as the row is short of fields: if those quotes were added by hand, they join the fields between them into one)",
+        if short == 1 { "" } else { "s" }
+    ))
 }
 
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
@@ -309,10 +332,8 @@ pub fn read_runs(path: &Path) -> Result<Table> {
                 } => format!(
                     "{len} fields, where the header has {expected_len}{}",
                     e.position()
-                        .and_then(|p| unclosed_quote(path, p.byte()))
-                        .map_or(String::new(), |col| format!(
-                            " (the `\"` at column {col} opens a quoted field that no `\"` closes on its line, so the lines after it were read into that field)"
-                        ))
+                        .and_then(|p| quote_hint(path, p.byte(), *len, *expected_len))
+                        .unwrap_or_default()
                 ),
                 ::csv::ErrorKind::Utf8 { .. } => "not UTF-8 text".to_string(),
                 _ => e.to_string(),
