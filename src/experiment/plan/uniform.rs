@@ -107,8 +107,7 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
                         src,
                         span,
                         format!(
-                            "[game] range must be [lo, hi] with lo <= hi, both within -{m}..{m}",
-                            m = crate::games::uniform::MAX_INTEGER
+                            "[game] range must be [lo, hi] with lo <= hi, both within -{m}..{m}"
                         ),
                     ));
                 }
