@@ -409,9 +409,8 @@ impl<'de> Deserialize<'de> for IntGrid {
                 }
                 if let Some((i, j)) = crate::experiment::oneormany::first_repeat(&out) {
                     return Err(de::Error::custom(format!(
-                        "item {} of the list repeats item {} ({}); allowed: each value once",
-                        j + 1,
-                        i + 1,
+                        "{} ({}); allowed: each value once",
+                        crate::experiment::oneormany::repeat_words(i, j),
                         out[j]
                     )));
                 }
@@ -910,7 +909,7 @@ fn part_span(src: &str, span: std::ops::Range<usize>, part: Part) -> std::ops::R
 }
 
 /// `item_span` for serde's messages that name an item by its place ("item 2 of the list
-/// repeats item 1"), whose span serde gives as the whole list's.
+/// repeats item 1", `oneormany::repeat_words`), whose span serde gives as the whole list's.
 fn named_item_span(src: &str, span: std::ops::Range<usize>, msg: &str) -> std::ops::Range<usize> {
     let n = msg
         .find("item ")

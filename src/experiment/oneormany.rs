@@ -20,6 +20,13 @@ impl<T, const REPEATS: bool> OneOrMany<T, REPEATS> {
     }
 }
 
+/// The words for a repeat that `first_repeat` found at (`i`, `j`): "item J of the list
+/// repeats item I", counted from 1. The config reader places an error in these words at
+/// item J.
+pub fn repeat_words(i: usize, j: usize) -> String {
+    format!("item {} of the list repeats item {}", j + 1, i + 1)
+}
+
 /// The first value of `v` that an earlier one equals, as (earlier, later) indexes.
 pub fn first_repeat<T: PartialEq>(v: &[T]) -> Option<(usize, usize)> {
     (1..v.len()).find_map(|j| v[..j].iter().position(|x| *x == v[j]).map(|i| (i, j)))
@@ -68,9 +75,8 @@ impl<'de, T: Deserialize<'de> + PartialEq, const REPEATS: bool> Deserialize<'de>
                 // kept once by key, silently not): most likely a typo for another value.
                 if let Some((i, j)) = first_repeat(&out).filter(|_| !R) {
                     return Err(de::Error::custom(format!(
-                        "item {} of the list repeats item {}; allowed: each value once",
-                        j + 1,
-                        i + 1
+                        "{}; allowed: each value once",
+                        repeat_words(i, j)
                     )));
                 }
                 Ok(OneOrMany(out))

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::experiment::config::{
     self, ChartKind, ExperimentFile, ReportSection, TheoryKind, XScale,
 };
-use crate::experiment::oneormany::first_repeat;
+use crate::experiment::oneormany::{first_repeat, repeat_words};
 use charts::Layout;
 use table::Table;
 
@@ -527,9 +527,8 @@ pub fn resolve_layout(
                 src,
                 config::item_span(src, span, j),
                 format!(
-                    "[report] {key}: item {} of the list repeats item {}; allowed: each value once",
-                    j + 1,
-                    i + 1
+                    "[report] {key}: {}; allowed: each value once",
+                    repeat_words(i, j)
                 ),
             )),
             None => Ok(()),

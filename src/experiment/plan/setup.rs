@@ -318,6 +318,9 @@ pub fn game_setups(
                         Connect4::check_size(w, h).map_err(|e| {
                             at(path, src, span, format!("[game] width/height: {e}"))
                         })?;
+                        // Checked: both from 1 to 64.
+                        let (width, height) = (w as u32, h as u32);
+                        setups.push(GameSetup::Connect4 { width, height });
                     }
                 }
                 // Every size checked: a range too long to list is refused (no size is).
@@ -326,13 +329,6 @@ pub fn game_setups(
                         v.get_ref()
                             .listed()
                             .map_err(|msg| at(path, src, v.span(), format!("`{key}`: {msg}")))?;
-                    }
-                }
-                for &w in &widths {
-                    for &h in &heights {
-                        // Checked: both from 1 to 64.
-                        let (width, height) = (w as u32, h as u32);
-                        setups.push(GameSetup::Connect4 { width, height });
                     }
                 }
             }
