@@ -172,6 +172,15 @@ impl Ordering {
             }
             terms.push(term);
         }
+        // `natural` is a whole order by itself. First, it leaves the terms after it no ties to
+        // break; later, it is the tie-break every ordering already ends with. Either way the
+        // list would run as another ordering than its name says.
+        if terms.len() > 1 && terms.contains(&OrderTerm::Natural) {
+            return Err(format!(
+                "ordering `{}` joins `natural` with other terms; `natural` orders every move by itself (first, it leaves the terms after it nothing to order; later, it is the tie-break every ordering ends with); allowed: `natural` alone, or the other terms without it",
+                text.trim()
+            ));
+        }
         Ok(Ordering { terms })
     }
 
@@ -322,6 +331,9 @@ mod tests {
             ("static++natural", "has an empty term"),
             ("", "an empty ordering"),
             ("strong:0.5:0.5+strong:0.7:0.9", "two strong terms"),
+            ("natural+static", "joins `natural` with other terms"),
+            ("static+natural", "joins `natural` with other terms"),
+            ("tt+killer+natural", "joins `natural` with other terms"),
         ] {
             let e = Ordering::parse(text).unwrap_err();
             assert!(e.contains(expect), "{text}: {e}");
