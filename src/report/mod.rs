@@ -177,7 +177,12 @@ pub fn unwritable(dir: &Path) -> Option<(PathBuf, std::io::Error)> {
         .into_iter()
         .filter(|d| d == dir || d.exists())
         .find_map(|d| {
-            let probe = d.join(".harness-write-test");
+            // One name per process: two runs that start together into one folder would
+            // otherwise race on one probe file, and the loser would be told the folder cannot
+            // be written when it is only busy (the lock, taken next, says that).
+            let probe = d.join(format!(".harness-write-test.{}", std::process::id()));
+            // A probe left by a killed process of the same id goes first.
+            let _ = std::fs::remove_file(&probe);
             match csv::create_new(&probe) {
                 Ok(_) => {
                     let _ = std::fs::remove_file(&probe);
@@ -890,7 +895,7 @@ mod tests {
         // Nothing there to remove is fine.
         remove_report(dir).unwrap();
         check_writable(dir).unwrap();
-        assert!(!dir.join(".harness-write-test").exists());
+        assert!(!walk(dir).iter().any(|f| f.contains(".harness-write-test")));
     }
 
     fn walk(dir: &Path) -> Vec<String> {
