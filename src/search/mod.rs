@@ -549,6 +549,8 @@ impl<G: Game> Searcher<G> {
                 for t in (0..self.spec.ordering.terms.len()).rev() {
                     keys.clear();
                     match &self.spec.ordering.terms[t] {
+                        // Never here: `Ordering::parse` refuses `natural` beside other
+                        // terms, and `natural` alone runs as `OrderMode::Natural`.
                         OrderTerm::Natural => continue,
                         OrderTerm::Static | OrderTerm::MvvLva => {
                             keys.extend(moves.iter().map(|&m| game.static_score(m) as i64))
