@@ -214,11 +214,17 @@ fn nim_searches_counted_by_hand() {
         (c.nodes, c.cutoffs, c.first_move_cutoffs, c.cutoffs_killer),
         (17, 5, 5, 3)
     );
-    // Heap 2, iterative to depth 3, history: iteration 2 credits take-1 with 1 (depth² at
-    // depth 1); halving before iteration 3 makes it 0 (integer halving), so iteration 3's
-    // cutoff is not credited to history.
+    // Heaps 1,2 (a, b), iterative to depth 3, history (4 + 9 + 11 nodes): iteration 2's one
+    // cutoff, a1 at (1,0), gives a1 the score 1 (depth² at depth 1), uncredited since a1
+    // scored 0 before it. Halving before iteration 3 makes it 0 (integer halving), so
+    // iteration 3's first cutoff, a1 at (1,0) again, is not credited either; its third, a1 at
+    // (1,0) with depth 2 left, comes after the first added 1 and is: 4 cutoffs, 1 credited.
+    let c = counted("1,2", "history", 3, true, false);
+    assert_eq!((c.nodes, c.cutoffs, c.cutoffs_history), (24, 4, 1));
+    // Heap 2 lasts 2 plies at most: iterative deepening to depth 3 stops after iteration 2
+    // (3 + 4 nodes; its one cutoff, take 1 from a heap of 1, is uncredited as above).
     let c = counted("2", "history", 3, true, false);
-    assert_eq!((c.nodes, c.cutoffs, c.cutoffs_history), (11, 2, 0));
+    assert_eq!((c.nodes, c.cutoffs, c.cutoffs_history), (7, 1, 0));
     // Heaps 1,2, iterative to depth 3, killer + history: one killer credit; history, halved
     // to 0 as above, decides none.
     let c = counted("1,2", "killer+history", 3, true, false);

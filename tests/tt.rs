@@ -433,6 +433,53 @@ fn iterative_deepening_counts_every_iteration() {
     assert!(r.iterations.is_empty());
 }
 
+/// Iterative deepening stops at the most plies the game can still last: a deeper depth runs
+/// the very search of that many plies (same iterations, counters, value and line), not one
+/// iteration per ply asked for; a finished position is one look with no iterations.
+#[test]
+fn iterative_deepening_stops_where_the_game_must_end() {
+    let open = |moves: &str| TicTacToe::parse_position(Scale::DepthPenalty, moves).unwrap();
+    // (position, plies it can still last)
+    for (pos, left) in [("start", 9u32), ("4", 8), ("0,4,8,2,6", 4)] {
+        for table in [None, Some(tt(4096, Replacement::Depth))] {
+            for algorithm in [Algorithm::Minimax, Algorithm::AlphaBeta] {
+                let run = |depth: u32| {
+                    let mut s = spec(depth, Variant::FailSoft, "killer+history+static", table);
+                    s.algorithm = algorithm;
+                    s.iterative = true;
+                    search(&mut open(pos), &s, 1).unwrap()
+                };
+                let exact = run(left);
+                assert_eq!(exact.iterations.len(), left as usize, "{pos}");
+                for depth in [left + 1, 100, 10_000] {
+                    let deep = run(depth);
+                    let what = format!("{pos}, {algorithm:?}, depth {depth}");
+                    assert_eq!(no_time(deep.counters), no_time(exact.counters), "{what}");
+                    let per: Vec<_> = deep.iterations.iter().map(|c| no_time(*c)).collect();
+                    let want: Vec<_> = exact.iterations.iter().map(|c| no_time(*c)).collect();
+                    assert_eq!(per, want, "{what}");
+                    assert_eq!(
+                        (deep.value, deep.pv),
+                        (exact.value, exact.pv.clone()),
+                        "{what}"
+                    );
+                }
+            }
+        }
+    }
+    // A won position (X has 0,1,2): one look, 1 node, no iterations, at any depth.
+    for depth in [1, 5, 10_000] {
+        let mut s = spec(depth, Variant::FailSoft, "natural", None);
+        s.iterative = true;
+        let r = search(&mut open("0,3,1,4,2"), &s, 1).unwrap();
+        assert_eq!(
+            (r.counters.nodes, r.iterations.len()),
+            (1, 0),
+            "depth {depth}"
+        );
+    }
+}
+
 fn iteration_nodes<M>(r: &harness::search::SearchResult<M>) -> Vec<u64> {
     r.iterations.iter().map(|c| c.nodes).collect()
 }

@@ -347,13 +347,17 @@ impl<G: Game> Searcher<G> {
     /// Runs the search the spec describes from `game` (which is restored afterwards).
     pub fn run(&mut self, game: &mut G) -> SearchResult<G::Move> {
         self.start = Instant::now();
-        // Depth 0 (a finished position searched to its end) has no iterations 1..d: one look.
-        if !self.spec.iterative || self.spec.depth == 0 {
+        // Iterative deepening stops at the most plies the game can still last: an iteration
+        // deeper than that searches the same tree to its finished positions again (tic-tac-toe
+        // with `depth = 10000` ran 10,000 alike). A finished position, or depth 0, has no
+        // iterations 1..d: one look.
+        let last = self.spec.depth.min(game.max_remaining_plies());
+        if !self.spec.iterative || last == 0 || game.outcome().is_some() {
             let value = self.search_depth(game, self.spec.depth);
             return self.finish(value);
         }
         let mut value = 0;
-        for depth in 1..=self.spec.depth {
+        for depth in 1..=last {
             if depth > 1 {
                 // A new search over the kept table and history: the previous line goes first.
                 self.prev_pv.clone_from(&self.pv[0]);
