@@ -268,8 +268,8 @@ fn bench_paired() {
         1000,
     );
     // Uniform trees have no transpositions: a table never hits them even unwrapped. Their
-    // leaves are most of the nodes at b = 8 and fewer at b = 3.
-    for (b, d) in [(8u32, 6u32), (3, 10)] {
+    // leaves are most of the nodes at b = 8 and fewer at b = 3 and b = 2.
+    for (b, d) in [(8u32, 6u32), (3, 10), (2, 14)] {
         let spec = UniformSpec {
             branching: b,
             height: d,
@@ -295,10 +295,144 @@ fn bench_paired() {
     );
 }
 
+/// `cargo bench --bench tt -- one SEARCH/TABLE[/SCHEME] [SEARCHES]`: one line, `SEARCH/TABLE
+/// nodes ns`, the fastest of SEARCHES (default 200) searches in nanoseconds per node, for
+/// scripts/compare-builds.sh, which alternates two builds' runs of it. TABLE: `none`, `table`
+/// (the table on the game itself) or `never` (the never-hit wrapper with the table); SCHEME:
+/// the table's replacement scheme (default `always`). SEARCH:
+/// `tictactoe-natural`, `tictactoe-static`, `nim-natural`, `nim-static`, `connect4-d8`,
+/// `uniform-b2`, `uniform-b3`, `uniform-b8`, `chess-d4` (the paired runs' searches, and a
+/// uniform tree of branching 2 to depth 14).
+fn one(case: &str, searches: u64) -> Result<String, String> {
+    let mut parts = case.split('/');
+    let (Some(name), Some(mode), scheme) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!(
+            "`{case}`: write SEARCH/TABLE[/SCHEME], e.g. tictactoe-natural/never"
+        ));
+    };
+    let scheme = match scheme {
+        None => Replacement::Always,
+        Some(r) => Replacement::parse(r).ok_or_else(|| {
+            format!(
+                "`{r}`: the scheme is one of {}",
+                Replacement::NAMES.join(", ")
+            )
+        })?,
+    };
+    let ttt = TicTacToe::new(Scale::DepthPenalty);
+    let nim = Nim::parse_position(false, "3,4,5").unwrap();
+    let uniform = |b: u32, d: u32| {
+        let spec = UniformSpec {
+            branching: b,
+            height: d,
+            values: Values::Distinct,
+            model: Model::Independent,
+        };
+        Uniform::new(spec, 0, 0x5eed)
+    };
+    let (nodes, ns) = match name {
+        "tictactoe-natural" => fastest(&ttt, 9, "natural", (4096, scheme), mode, searches),
+        "tictactoe-static" => fastest(&ttt, 9, "static", (4096, scheme), mode, searches),
+        "nim-natural" => fastest(&nim, 12, "natural", (4096, scheme), mode, searches),
+        "nim-static" => fastest(&nim, 12, "static", (4096, scheme), mode, searches),
+        "connect4-d8" => {
+            let c4 = Connect4::new(7, 6);
+            fastest(&c4, 8, "center-out", (1 << 16, scheme), mode, searches)
+        }
+        "uniform-b2" => fastest(
+            &uniform(2, 14),
+            14,
+            "natural",
+            (4096, scheme),
+            mode,
+            searches,
+        ),
+        "uniform-b3" => fastest(
+            &uniform(3, 10),
+            10,
+            "natural",
+            (4096, scheme),
+            mode,
+            searches,
+        ),
+        "uniform-b8" => fastest(&uniform(8, 6), 6, "natural", (4096, scheme), mode, searches),
+        "chess-d4" => {
+            let chess = Chess::default();
+            fastest(&chess, 4, "static", (1 << 16, scheme), mode, searches)
+        }
+        _ => return Err(format!("`{name}`: no such search")),
+    }?;
+    Ok(format!("{case} {nodes} {ns:.3}"))
+}
+
+/// The fastest of `searches` searches of `root` as `mode` says, in ns per node, and its nodes;
+/// the table has `entries` entries and the scheme given.
+fn fastest<G: Game>(
+    root: &G,
+    depth: u32,
+    ordering: &str,
+    (entries, scheme): (u64, Replacement),
+    mode: &str,
+    searches: u64,
+) -> Result<(u64, f64), String> {
+    let table = |entries| {
+        table(entries).map(|t| TtSpec {
+            replacement: scheme,
+            ..t
+        })
+    };
+    let run = |search_once: &mut dyn FnMut() -> (u64, u64)| {
+        let (mut nodes, mut best) = (0, f64::INFINITY);
+        for _ in 0..searches.max(1) {
+            let (n, ns) = search_once();
+            nodes = n;
+            best = best.min(ns as f64 / n as f64);
+        }
+        (nodes, best)
+    };
+    match mode {
+        "none" | "table" => {
+            let s = spec(ordering, depth, table(entries).filter(|_| mode == "table"));
+            Ok(run(&mut || {
+                let mut g = root.clone();
+                let r = search(&mut g, &s, 1).unwrap();
+                black_box(r.value);
+                (r.counters.nodes, r.counters.time_ns)
+            }))
+        }
+        "never" => {
+            let s = spec(ordering, depth, table(entries));
+            Ok(run(&mut || {
+                let mut g = NeverHit {
+                    g: root.clone(),
+                    makes: 0,
+                };
+                let r = search(&mut g, &s, 1).unwrap();
+                black_box(r.value);
+                (r.counters.nodes, r.counters.time_ns)
+            }))
+        }
+        _ => Err(format!("`{mode}`: the table is none, table or never")),
+    }
+}
+
 criterion_group!(benches, bench_search, bench_probe);
 
 fn main() {
-    if std::env::args().any(|a| a == "never-hit-paired") {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "one") {
+        let case = args.get(i + 1).map(String::as_str).unwrap_or("");
+        let searches = args.get(i + 2).and_then(|n| n.parse().ok()).unwrap_or(200);
+        match one(case, searches) {
+            Ok(line) => println!("{line}"),
+            Err(e) => {
+                eprintln!("tt bench one: {e}");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
+    if args.iter().any(|a| a == "never-hit-paired") {
         bench_paired();
         return;
     }
