@@ -369,32 +369,32 @@ impl Table {
 
     /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
     /// another key. (Probes and hits are counted by the caller.)
+    ///
+    /// A slot's key is compared before its occupancy, and the collision is counted without a
+    /// branch: while a search fills its table, whether the slot is empty is a coin toss to the
+    /// branch predictor, but a matching key stays rare. Testing the occupancy first cost
+    /// uniform trees with a table (which never hits them, filled from empty) 13% of their
+    /// search time at b = 2 and 7% at b = 3 (README, "Transposition table").
     #[inline(always)]
     pub fn probe(&self, key: u64, c: &mut Counters) -> Option<Entry> {
         let k = self.seen(key);
         let (base, n) = self.bucket(k);
         if n == 1 {
             let e = self.slots[base];
-            if e.occupied() {
-                if e.key == k {
-                    return Some(e);
-                }
-                c.tt_collisions += 1;
+            if e.key == k && e.occupied() {
+                return Some(e);
             }
+            c.tt_collisions += e.occupied() as u64;
             return None;
         }
         let mut other = false;
-        for e in &self.slots[base..base + n] {
-            if e.occupied() {
-                if e.key == k {
-                    return Some(*e);
-                }
-                other = true;
+        for &e in &self.slots[base..base + n] {
+            if e.key == k && e.occupied() {
+                return Some(e);
             }
+            other |= e.occupied();
         }
-        if other {
-            c.tt_collisions += 1;
-        }
+        c.tt_collisions += other as u64;
         None
     }
 
