@@ -911,6 +911,26 @@ fn an_ordering_term_or_move_written_twice_is_refused() {
             "lists the move 4 twice (`4` and `04`); allowed: each move once",
         ],
     );
+    // Chess's static order under both its names, in one ordering and as two grid values (at
+    // the later one).
+    let chess = |ordering: &str| {
+        GOOD.replacen("kind = \"tictactoe\"", "kind = \"chess\"", 1)
+            .replacen("ordering = \"natural\"", ordering, 1)
+    };
+    bad_text(
+        &chess("ordering = \"static+mvv-lva\""),
+        &[
+            "exp.toml:11:12:",
+            "`static+mvv-lva` lists the static order twice: `mvv-lva` is chess's `static` under its usual name; allowed: one of them",
+        ],
+    );
+    bad_text(
+        &chess("ordering = [\"mvv-lva\", \"natural\", \"static\"]"),
+        &[
+            "exp.toml:11:35:",
+            "the orderings `mvv-lva` and `static` are one ordering, `mvv-lva` is chess's `static` under its usual name; allowed: each ordering once",
+        ],
+    );
     // Two grid values that spell one explicit list two ways: at the later one.
     bad(
         "ordering = \"natural\"",

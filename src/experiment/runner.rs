@@ -239,20 +239,43 @@ fn first_invalid(plan: &Plan) -> Option<(&Run, String, Option<&Run>)> {
         .or_else(|| same_orderings(plan).map(|(a, b, e)| (b, e, Some(a))))
 }
 
-/// Two orderings of a grid that differ only in how an explicit list spells its moves
-/// (`explicit:4` and `explicit:04` in Connect Four) are one ordering searched twice, under
-/// two names: the first two such runs (in key order), with the reason. The moves are read as
-/// the game reads them at the run's position, and written back in the game's own notation.
+/// Two orderings of a grid that are one ordering under two names are one ordering searched
+/// twice: an explicit list that spells its moves two ways (`explicit:4` and `explicit:04` in
+/// Connect Four), or chess's `static` order also named `mvv-lva`. The moves are read as the
+/// game reads them at the run's position and written back in the game's own notation, and
+/// `mvv-lva` is read as `static`. The two runs (in key order) and the reason.
 fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
-    use crate::search::OrderTerm;
-    let explicit = |t: &OrderTerm| matches!(t, OrderTerm::Explicit(_));
+    use crate::search::{OrderTerm, Ordering};
     let mut seen: std::collections::BTreeMap<String, &Run> = Default::default();
     for run in &plan.runs {
-        if !run.ordering.terms.iter().any(explicit) {
+        let named = |t: &OrderTerm| {
+            matches!(
+                t,
+                OrderTerm::Explicit(_) | OrderTerm::Static | OrderTerm::MvvLva
+            )
+        };
+        if !run.ordering.terms.iter().any(named) {
             continue;
         }
+        let written = |run: &Run| -> std::result::Result<Ordering, String> {
+            with_game!(run, |g| {
+                let mut terms = run.ordering.terms.clone();
+                for t in &mut terms {
+                    match t {
+                        OrderTerm::Explicit(list) => {
+                            for m in list.iter_mut() {
+                                *m = g.format_move(g.parse_move(m)?);
+                            }
+                        }
+                        OrderTerm::MvvLva => *t = OrderTerm::Static,
+                        _ => {}
+                    }
+                }
+                Ok(Ordering { terms })
+            })
+        };
         // (A move the game refuses is `validate`'s to report, and it has passed.)
-        let Ok(canonical) = in_game_notation(run) else {
+        let Ok(canonical) = written(run) else {
             continue;
         };
         let text = run.ordering.to_string();
@@ -263,14 +286,20 @@ fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
         );
         match seen.get(&key) {
             Some(first) if first.ordering != run.ordering => {
+                let mvv = |o: &Ordering| o.has(&OrderTerm::MvvLva);
+                let why = if mvv(&first.ordering) != mvv(&run.ordering) {
+                    "`mvv-lva` is chess's `static` under its usual name".to_string()
+                } else {
+                    format!("`{canonical}` in the game's notation")
+                };
                 return Some((
                     first,
                     run,
                     format!(
-                        "the orderings `{}` and `{text}` are one ordering, `{canonical}` in the game's notation; allowed: each ordering once",
+                        "the orderings `{}` and `{text}` are one ordering, {why}; allowed: each ordering once",
                         first.ordering
                     ),
-                ))
+                ));
             }
             _ => {
                 seen.insert(key, run);
@@ -278,22 +307,6 @@ fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
         }
     }
     None
-}
-
-/// The run's ordering with each explicit move read by the game at the run's position and
-/// written back in the game's notation.
-fn in_game_notation(run: &Run) -> std::result::Result<crate::search::Ordering, String> {
-    with_game!(run, |g| {
-        let mut terms = run.ordering.terms.clone();
-        for t in &mut terms {
-            if let crate::search::OrderTerm::Explicit(list) = t {
-                for m in list.iter_mut() {
-                    *m = g.format_move(g.parse_move(m)?);
-                }
-            }
-        }
-        Ok(crate::search::Ordering { terms })
-    })
 }
 
 /// `validate_plan` for the experiment file at `path` (text `src`): an error names the file and

@@ -170,6 +170,14 @@ impl Ordering {
                     text.trim()
                 ));
             }
+            // `mvv-lva` is chess's static order under its usual name (`Game::static_score`).
+            let static_order = |t: &OrderTerm| matches!(t, OrderTerm::Static | OrderTerm::MvvLva);
+            if static_order(&term) && terms.iter().any(static_order) {
+                return Err(format!(
+                    "ordering `{}` lists the static order twice: `mvv-lva` is chess's `static` under its usual name; allowed: one of them",
+                    text.trim()
+                ));
+            }
             terms.push(term);
         }
         // `natural` is a whole order by itself. First, it leaves the terms after it no ties to
@@ -334,6 +342,8 @@ mod tests {
             ("natural+static", "joins `natural` with other terms"),
             ("static+natural", "joins `natural` with other terms"),
             ("tt+killer+natural", "joins `natural` with other terms"),
+            ("static+mvv-lva", "lists the static order twice"),
+            ("mvv-lva+tt+static", "lists the static order twice"),
         ] {
             let e = Ordering::parse(text).unwrap_err();
             assert!(e.contains(expect), "{text}: {e}");
