@@ -2540,6 +2540,27 @@ fn lists_where_a_table_goes_and_unused_quiescence_options_are_refused() {
     }
     good_run(&chess("{ enabled = [false, true], delta = 100 }"));
     good_run(&chess("{ enabled = false }"));
+    // A game with no noisy moves only stands pat: an option chooses among moves it does not
+    // have (checks = [false, true] searched each position twice alike).
+    for (q, key) in [
+        ("{ enabled = true, checks = [false, true] }", "checks"),
+        (
+            "{ enabled = [false, true], promotions = false }",
+            "promotions",
+        ),
+        ("{ enabled = true, delta = 100 }", "delta"),
+    ] {
+        bad(
+            "ordering = \"natural\"",
+            &format!("ordering = \"natural\"\nquiescence = {q}"),
+            &[
+                "exp.toml:12:",
+                &format!("[search] quiescence {key}: tictactoe has no noisy moves"),
+                &format!("allowed: drop {key} (quiescence = {{ enabled = true }} stands pat"),
+            ],
+        );
+    }
+    good_run(&(GOOD.to_string() + "quiescence = { enabled = [false, true] }\n"));
     // With only solve runs the fix is to drop quiescence: the solver has none.
     bad_text(
         &(GOOD.replacen(

@@ -88,7 +88,7 @@ impl SearchGrid {
                 ));
             }
         }
-        unused_settings(path, src, s, &algorithms, &solvers, &tt_grid)?;
+        unused_settings(path, src, s, kinds, &algorithms, &solvers, &tt_grid)?;
         Ok(SearchGrid {
             algorithms,
             variants,
@@ -262,13 +262,16 @@ impl SearchGrid {
 /// silently be what they are without it: a variant without alpha-beta; a table without
 /// alpha-beta or the solver's `tt`; `enabled` without alpha-beta (the solver's table is its
 /// technique); a table's size or scheme with every table off; quiescence options with
-/// quiescence off in every run; a `reference` comparison with no
+/// quiescence off in every run, or on a game with no noisy moves (all but chess: quiescence
+/// there only stands pat, so `checks = [false, true]` searched each position twice alike); a
+/// `reference` comparison with no
 /// alpha-beta run that has a table; and with the solver alone, iterative deepening, quiescence
 /// or a random tie-break (the solver has none of them).
 fn unused_settings(
     path: &Path,
     src: &str,
     s: &SearchSection,
+    kinds: &[GameKind],
     algorithms: &[Algorithm],
     solvers: &[Techniques],
     tt_grid: &[Option<TtSpec>],
@@ -349,6 +352,16 @@ fn unused_settings(
                 &["search", "quiescence", key],
                 format!("[search] quiescence {key}: enabled = false turns quiescence search off in every run, so no run has one that {key} would shape; {fix}"),
             );
+        }
+        // No noisy moves: the options choose among moves the game does not have.
+        if let Some(kind) = kinds.iter().find(|&&k| k != GameKind::Chess) {
+            if let Some(key) = first_set(true, &shaped) {
+                let name = kind.name();
+                return refuse(
+                    &["search", "quiescence", key],
+                    format!("[search] quiescence {key}: {name} has no noisy moves (captures, promotions and checks are chess's), so quiescence search there only stands pat and {key} would shape no search; allowed: drop {key} (quiescence = {{ enabled = true }} stands pat at the horizon)"),
+                );
+            }
         }
     }
     if s.tt.as_ref().and_then(|t| t.reference) == Some(true)
