@@ -539,6 +539,35 @@ fn a_good_file_runs() {
     assert!(tmp.path().join("out/runs.csv").exists());
 }
 
+/// `repetitions` repeats the runs that use randomness; with none it would repeat nothing
+/// (it did, silently: every run once), so it is refused at the key.
+#[test]
+fn repetitions_without_randomness_are_refused() {
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [\"natural\", \"static\"]\nrepetitions = 3",
+        &[
+            "exp.toml:12:1: [search] repetitions = 3: only runs that use randomness repeat",
+            "and no run of this experiment does",
+            "allowed: drop repetitions (or repetitions = 1)",
+        ],
+    );
+    // A tie-break that draws is randomness, for the algorithms that have one.
+    bad(
+        "algorithm = \"alphabeta\"\ndepth = 3",
+        "algorithm = \"solve\"\ntie_break = \"first\"\nrepetitions = 2",
+        &["repetitions = 2: only runs that use randomness repeat"],
+    );
+    for ok in [
+        "ordering = [\"natural\", \"random\"]\nrepetitions = 3",
+        "ordering = \"natural\"\ntie_break = [\"first\", \"random\"]\nrepetitions = 3",
+        "ordering = \"strong:0.5:0.9\"\nrepetitions = 2",
+        "ordering = \"natural\"\nrepetitions = 1",
+    ] {
+        good_run(&GOOD.replacen("ordering = \"natural\"", ok, 1));
+    }
+}
+
 /// Sizes that would exhaust memory or time are refused up front, naming the key and the limit.
 #[test]
 fn sizes_past_their_limits_are_refused() {

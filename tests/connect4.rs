@@ -552,7 +552,7 @@ fn bad_board_sizes_are_named_as_written() {
 fn solver_runs_report_their_table_and_drop_what_they_do_not_use() {
     let body = |tt: &str| {
         format!(
-            "name = \"t\"\nseed = 5\n[game]\nkind = \"connect4\"\npositions = [\"5554224333234511764415115\", \"7422341735647741166133573473242566\"]\n[search]\nalgorithm = \"solve\"\nordering = \"threats+center-out\"\nsolver = [\"all\", \"null-window+win-check\"]\ntie_break = \"first\"\niterative = false\nquiescence = {{ enabled = false }}\nrepetitions = 3\n{tt}"
+            "name = \"t\"\nseed = 5\n[game]\nkind = \"connect4\"\npositions = [\"5554224333234511764415115\", \"7422341735647741166133573473242566\"]\n[search]\nalgorithm = \"solve\"\nordering = \"threats+center-out\"\nsolver = [\"all\", \"null-window+win-check\"]\ntie_break = \"first\"\niterative = false\nquiescence = {{ enabled = false }}\n{tt}"
         )
     };
     for (tt, entries) in [("", 1u64 << 18), ("[search.tt]\nentries = 4096\n", 4096)] {

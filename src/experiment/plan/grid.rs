@@ -89,6 +89,19 @@ impl SearchGrid {
             }
         }
         unused_settings(path, src, s, kinds, &algorithms, &solvers, &tt_grid)?;
+        // Only runs that use randomness repeat: with none, `repetitions` would repeat nothing.
+        let random = orderings.iter().any(Ordering::uses_randomness)
+            || (ties.contains(&TieBreak::Random) && !solve_only);
+        if let (Some(r), false) = (&s.repetitions, random) {
+            if *r.get_ref() > 1 {
+                return Err(at_key(
+                    path,
+                    src,
+                    &["search", "repetitions"],
+                    format!("[search] repetitions = {}: only runs that use randomness repeat (`random` or `strong:` in the ordering, or tie_break = \"random\"), and no run of this experiment does, so each repeat would search the same tree again; allowed: drop repetitions (or repetitions = 1), or an ordering or tie-break that draws", r.get_ref()),
+                ));
+            }
+        }
         Ok(SearchGrid {
             algorithms,
             variants,
