@@ -216,6 +216,18 @@ fn bench_probe(c: &mut Criterion) {
     group.finish();
 }
 
+/// The uniform tree the paired runs and `one` time: branching `b`, height `d`, distinct
+/// independent leaf values, tree 0 of one fixed seed.
+fn uniform(b: u32, d: u32) -> Uniform {
+    let spec = UniformSpec {
+        branching: b,
+        height: d,
+        values: Values::Distinct,
+        model: Model::Independent,
+    };
+    Uniform::new(spec, 0, 0x5eed)
+}
+
 /// The never-hit search without and with a table, `rounds` interleaved pairs: one table row.
 fn paired<G: Game>(name: &str, root: &G, depth: u32, ordering: &str, entries: u64, rounds: u64) {
     let never = NeverHit {
@@ -270,15 +282,9 @@ fn bench_paired() {
     // Uniform trees have no transpositions: a table never hits them even unwrapped. Their
     // leaves are most of the nodes at b = 8 and fewer at b = 3 and b = 2.
     for (b, d) in [(8u32, 6u32), (3, 10), (2, 14)] {
-        let spec = UniformSpec {
-            branching: b,
-            height: d,
-            values: Values::Distinct,
-            model: Model::Independent,
-        };
         paired(
             &format!("uniform b={b} d={d}, natural"),
-            &Uniform::new(spec, 0, 0x5eed),
+            &uniform(b, d),
             d,
             "natural",
             4096,
@@ -321,45 +327,18 @@ fn one(case: &str, searches: u64) -> Result<String, String> {
     };
     let ttt = TicTacToe::new(Scale::DepthPenalty);
     let nim = Nim::parse_position(false, "3,4,5").unwrap();
-    let uniform = |b: u32, d: u32| {
-        let spec = UniformSpec {
-            branching: b,
-            height: d,
-            values: Values::Distinct,
-            model: Model::Independent,
-        };
-        Uniform::new(spec, 0, 0x5eed)
-    };
+    // The table of the paired runs: 4,096 entries, 2^16 for Connect Four and chess.
+    let (small, large) = ((4096, scheme), (1 << 16, scheme));
     let (nodes, ns) = match name {
-        "tictactoe-natural" => fastest(&ttt, 9, "natural", (4096, scheme), mode, searches),
-        "tictactoe-static" => fastest(&ttt, 9, "static", (4096, scheme), mode, searches),
-        "nim-natural" => fastest(&nim, 12, "natural", (4096, scheme), mode, searches),
-        "nim-static" => fastest(&nim, 12, "static", (4096, scheme), mode, searches),
-        "connect4-d8" => {
-            let c4 = Connect4::new(7, 6);
-            fastest(&c4, 8, "center-out", (1 << 16, scheme), mode, searches)
-        }
-        "uniform-b2" => fastest(
-            &uniform(2, 14),
-            14,
-            "natural",
-            (4096, scheme),
-            mode,
-            searches,
-        ),
-        "uniform-b3" => fastest(
-            &uniform(3, 10),
-            10,
-            "natural",
-            (4096, scheme),
-            mode,
-            searches,
-        ),
-        "uniform-b8" => fastest(&uniform(8, 6), 6, "natural", (4096, scheme), mode, searches),
-        "chess-d4" => {
-            let chess = Chess::default();
-            fastest(&chess, 4, "static", (1 << 16, scheme), mode, searches)
-        }
+        "tictactoe-natural" => fastest(&ttt, 9, "natural", small, mode, searches),
+        "tictactoe-static" => fastest(&ttt, 9, "static", small, mode, searches),
+        "nim-natural" => fastest(&nim, 12, "natural", small, mode, searches),
+        "nim-static" => fastest(&nim, 12, "static", small, mode, searches),
+        "connect4-d8" => fastest(&Connect4::new(7, 6), 8, "center-out", large, mode, searches),
+        "uniform-b2" => fastest(&uniform(2, 14), 14, "natural", small, mode, searches),
+        "uniform-b3" => fastest(&uniform(3, 10), 10, "natural", small, mode, searches),
+        "uniform-b8" => fastest(&uniform(8, 6), 6, "natural", small, mode, searches),
+        "chess-d4" => fastest(&Chess::default(), 4, "static", large, mode, searches),
         _ => return Err(format!("`{name}`: no such search")),
     }?;
     Ok(format!("{case} {nodes} {ns:.3}"))
@@ -375,45 +354,31 @@ fn fastest<G: Game>(
     mode: &str,
     searches: u64,
 ) -> Result<(u64, f64), String> {
-    let table = |entries| {
-        table(entries).map(|t| TtSpec {
-            replacement: scheme,
-            ..t
-        })
-    };
-    let run = |search_once: &mut dyn FnMut() -> (u64, u64)| {
-        let (mut nodes, mut best) = (0, f64::INFINITY);
-        for _ in 0..searches.max(1) {
-            let (n, ns) = search_once();
-            nodes = n;
-            best = best.min(ns as f64 / n as f64);
-        }
-        (nodes, best)
-    };
+    let tt = table(entries).map(|t| TtSpec {
+        replacement: scheme,
+        ..t
+    });
     match mode {
-        "none" | "table" => {
-            let s = spec(ordering, depth, table(entries).filter(|_| mode == "table"));
-            Ok(run(&mut || {
-                let mut g = root.clone();
-                let r = search(&mut g, &s, 1).unwrap();
-                black_box(r.value);
-                (r.counters.nodes, r.counters.time_ns)
-            }))
-        }
+        "none" => Ok(per_node(root, &spec(ordering, depth, None), searches)),
+        "table" => Ok(per_node(root, &spec(ordering, depth, tt), searches)),
         "never" => {
-            let s = spec(ordering, depth, table(entries));
-            Ok(run(&mut || {
-                let mut g = NeverHit {
-                    g: root.clone(),
-                    makes: 0,
-                };
-                let r = search(&mut g, &s, 1).unwrap();
-                black_box(r.value);
-                (r.counters.nodes, r.counters.time_ns)
-            }))
+            let never = NeverHit {
+                g: root.clone(),
+                makes: 0,
+            };
+            Ok(per_node(&never, &spec(ordering, depth, tt), searches))
         }
         _ => Err(format!("`{mode}`: the table is none, table or never")),
     }
+}
+
+/// The nodes of the search `s` of `root`, and the fastest of `searches` of it per node (ns).
+fn per_node<G: Game>(root: &G, s: &SearchSpec, searches: u64) -> (u64, f64) {
+    let n = nodes(root, s);
+    let fastest = (0..searches.max(1))
+        .map(|_| search_time(root, s, 1).as_nanos() as f64)
+        .fold(f64::INFINITY, f64::min);
+    (n, fastest / n as f64)
 }
 
 criterion_group!(benches, bench_search, bench_probe);

@@ -241,41 +241,24 @@ fn first_invalid(plan: &Plan) -> Option<(&Run, String, Option<&Run>)> {
 
 /// Two orderings of a grid that are one ordering under two names are one ordering searched
 /// twice: an explicit list that spells its moves two ways (`explicit:4` and `explicit:04` in
-/// Connect Four), or chess's `static` order also named `mvv-lva`. The moves are read as the
-/// game reads them at the run's position and written back in the game's own notation, and
-/// `mvv-lva` is read as `static`. The two runs (in key order) and the reason.
+/// Connect Four), or chess's `static` order also named `mvv-lva`. Each is compared in its
+/// canonical form (`canonical_ordering`). The two runs (in key order) and the reason.
 fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
     use crate::search::{OrderTerm, Ordering};
+    // The terms a canonical form can rewrite; runs with none of them are their own form.
+    let rewritable = |t: &OrderTerm| {
+        matches!(
+            t,
+            OrderTerm::Explicit(_) | OrderTerm::Static | OrderTerm::MvvLva
+        )
+    };
     let mut seen: std::collections::BTreeMap<String, &Run> = Default::default();
     for run in &plan.runs {
-        let named = |t: &OrderTerm| {
-            matches!(
-                t,
-                OrderTerm::Explicit(_) | OrderTerm::Static | OrderTerm::MvvLva
-            )
-        };
-        if !run.ordering.terms.iter().any(named) {
+        if !run.ordering.terms.iter().any(rewritable) {
             continue;
         }
-        let written = |run: &Run| -> std::result::Result<Ordering, String> {
-            with_game!(run, |g| {
-                let mut terms = run.ordering.terms.clone();
-                for t in &mut terms {
-                    match t {
-                        OrderTerm::Explicit(list) => {
-                            for m in list.iter_mut() {
-                                *m = g.format_move(g.parse_move(m)?);
-                            }
-                        }
-                        OrderTerm::MvvLva => *t = OrderTerm::Static,
-                        _ => {}
-                    }
-                }
-                Ok(Ordering { terms })
-            })
-        };
         // (A move the game refuses is `validate`'s to report, and it has passed.)
-        let Ok(canonical) = written(run) else {
+        let Ok(canonical) = canonical_ordering(run) else {
             continue;
         };
         let text = run.ordering.to_string();
@@ -307,6 +290,26 @@ fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
         }
     }
     None
+}
+
+/// The run's ordering with each term under its one name (`OrderTerm::canonical`) and each
+/// explicit move read by the game at the run's position and written back in the game's
+/// notation.
+fn canonical_ordering(run: &Run) -> std::result::Result<crate::search::Ordering, String> {
+    use crate::search::OrderTerm;
+    with_game!(run, |g| {
+        let mut terms = run.ordering.terms.clone();
+        for t in &mut terms {
+            if let OrderTerm::Explicit(list) = t {
+                for m in list.iter_mut() {
+                    *m = g.format_move(g.parse_move(m)?);
+                }
+            } else {
+                *t = t.canonical().clone();
+            }
+        }
+        Ok(crate::search::Ordering { terms })
+    })
 }
 
 /// `validate_plan` for the experiment file at `path` (text `src`): an error names the file and

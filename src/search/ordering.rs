@@ -44,7 +44,19 @@ pub enum OrderTerm {
     Strong { first: u32, quarter: u32 },
 }
 
+/// `static` as `OrderTerm::canonical` returns it.
+static STATIC: OrderTerm = OrderTerm::Static;
+
 impl OrderTerm {
+    /// The term under its one name: `mvv-lva` is chess's `static` order (`Game::static_score`)
+    /// under its usual name; every other term is its own.
+    pub fn canonical(&self) -> &OrderTerm {
+        match self {
+            OrderTerm::MvvLva => &STATIC,
+            t => t,
+        }
+    }
+
     /// Whether the term needs the oracle (see `search::oracle`).
     pub fn uses_oracle(&self) -> bool {
         matches!(
@@ -170,9 +182,8 @@ impl Ordering {
                     text.trim()
                 ));
             }
-            // `mvv-lva` is chess's static order under its usual name (`Game::static_score`).
-            let static_order = |t: &OrderTerm| matches!(t, OrderTerm::Static | OrderTerm::MvvLva);
-            if static_order(&term) && terms.iter().any(static_order) {
+            // The same term under its other name (`static` and `mvv-lva`).
+            if terms.iter().any(|t| t.canonical() == term.canonical()) {
                 return Err(format!(
                     "ordering `{}` lists the static order twice: `mvv-lva` is chess's `static` under its usual name; allowed: one of them",
                     text.trim()

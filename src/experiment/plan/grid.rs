@@ -88,20 +88,11 @@ impl SearchGrid {
                 ));
             }
         }
-        unused_settings(path, src, s, kinds, &algorithms, &solvers, &tt_grid)?;
-        // Only runs that use randomness repeat: with none, `repetitions` would repeat nothing.
+        // Some run uses randomness, so `repetitions` repeats it (`Run::uses_randomness`; the
+        // solver has no random tie-break).
         let random = orderings.iter().any(Ordering::uses_randomness)
             || (ties.contains(&TieBreak::Random) && !solve_only);
-        if let (Some(r), false) = (&s.repetitions, random) {
-            if *r.get_ref() > 1 {
-                return Err(at_key(
-                    path,
-                    src,
-                    &["search", "repetitions"],
-                    format!("[search] repetitions = {}: only runs that use randomness repeat (`random` or `strong:` in the ordering, or tie_break = \"random\"), and no run of this experiment does, so each repeat would search the same tree again; allowed: drop repetitions (or repetitions = 1), or an ordering or tie-break that draws", r.get_ref()),
-                ));
-            }
-        }
+        unused_settings(path, src, s, kinds, &algorithms, &solvers, &tt_grid, random)?;
         Ok(SearchGrid {
             algorithms,
             variants,
@@ -278,8 +269,10 @@ impl SearchGrid {
 /// quiescence off in every run, or on a game with no noisy moves (all but chess: quiescence
 /// there only stands pat, so `checks = [false, true]` searched each position twice alike); a
 /// `reference` comparison with no
-/// alpha-beta run that has a table; and with the solver alone, iterative deepening, quiescence
-/// or a random tie-break (the solver has none of them).
+/// alpha-beta run that has a table; `repetitions` above 1 with no run that uses randomness
+/// (`random`); and with the solver alone, iterative deepening, quiescence or a random
+/// tie-break (the solver has none of them).
+#[allow(clippy::too_many_arguments)]
 fn unused_settings(
     path: &Path,
     src: &str,
@@ -288,6 +281,7 @@ fn unused_settings(
     algorithms: &[Algorithm],
     solvers: &[Techniques],
     tt_grid: &[Option<TtSpec>],
+    random: bool,
 ) -> Result<()> {
     let names: Vec<&str> = algorithms.iter().map(|a| a.name()).collect();
     let runs = format!("this experiment runs {}", names.join(", "));
@@ -376,6 +370,16 @@ fn unused_settings(
                 );
             }
         }
+    }
+    if let Some(r) = s
+        .repetitions
+        .as_ref()
+        .filter(|r| *r.get_ref() > 1 && !random)
+    {
+        return refuse(
+            &["search", "repetitions"],
+            format!("[search] repetitions = {}: only runs that use randomness repeat (`random` or `strong:` in the ordering, or tie_break = \"random\"), and no run of this experiment does, so each repeat would search the same tree again; allowed: drop repetitions (or repetitions = 1), or an ordering or tie-break that draws", r.get_ref()),
+        );
     }
     if s.tt.as_ref().and_then(|t| t.reference) == Some(true)
         && !(alphabeta && tt_grid.iter().any(|t| t.is_some()))
