@@ -304,7 +304,8 @@ fn bench_paired() {
 /// `cargo bench --bench tt -- one SEARCH/TABLE[/SCHEME] [SEARCHES]`: one line, `SEARCH/TABLE
 /// nodes ns`, the fastest of SEARCHES (default 200) searches in nanoseconds per node, for
 /// scripts/compare-builds.sh, which alternates two builds' runs of it. TABLE: `none`, `table`
-/// (the table on the game itself) or `never` (the never-hit wrapper with the table); SCHEME:
+/// (the table on the game itself), `never` (the never-hit wrapper with the table) or
+/// `never-none` (the never-hit wrapper without a table: the paired runs' other side); SCHEME:
 /// the table's replacement scheme (default `always`). SEARCH:
 /// `tictactoe-natural`, `tictactoe-static`, `nim-natural`, `nim-static`, `connect4-d8`,
 /// `uniform-b2`, `uniform-b3`, `uniform-b8`, `chess-d4` (the paired runs' searches, and a
@@ -361,14 +362,17 @@ fn fastest<G: Game>(
     match mode {
         "none" => Ok(per_node(root, &spec(ordering, depth, None), searches)),
         "table" => Ok(per_node(root, &spec(ordering, depth, tt), searches)),
-        "never" => {
+        "never" | "never-none" => {
             let never = NeverHit {
                 g: root.clone(),
                 makes: 0,
             };
+            let tt = if mode == "never" { tt } else { None };
             Ok(per_node(&never, &spec(ordering, depth, tt), searches))
         }
-        _ => Err(format!("`{mode}`: the table is none, table or never")),
+        _ => Err(format!(
+            "`{mode}`: the table is none, table, never or never-none"
+        )),
     }
 }
 
