@@ -743,6 +743,19 @@ fn a_grid_too_large_is_refused_before_its_positions_are_built() {
     );
 }
 
+/// A grid that passes 1,000,000 runs only once its search keys multiply its positions is
+/// refused naming each key with more than one value and its count.
+#[test]
+fn a_grid_too_large_names_what_multiplies_it() {
+    bad_text(
+        "name = \"g\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\", \"2,3\", \"3,4\", \"1,2,3\", \"2,2\"]\n[search]\nalgorithm = [\"alphabeta\", \"negamax\"]\ndepth = { from = 1, to = 100 }\nordering = [\"random\", \"natural\", \"static\"]\nrepetitions = 1000\n[search.tt]\nentries = [1024, 4096]\n",
+        &[
+            "more than 1000000 runs",
+            "it multiplies 5 positions × algorithm 2 × depth 100 × ordering 3 × [search.tt] settings 2 × repetitions 1000 (of runs that use randomness);",
+        ],
+    );
+}
+
 #[test]
 fn solve_on_chess_and_position_sources_on_uniform_trees_are_refused() {
     let cases = [

@@ -185,6 +185,41 @@ impl SearchGrid {
         }
     }
 
+    /// What multiplies the grid, for the error of a grid past `MAX_RUNS`: the positions, then
+    /// each `[search]` key with more than one value and its count, then the repetitions (a
+    /// product that bounds the runs: not every algorithm takes every key).
+    fn factors(&self, setups: usize, positions: usize) -> String {
+        let mut parts = vec![if setups > 1 {
+            format!("{positions} positions (over {setups} game setups)")
+        } else {
+            format!("{positions} positions")
+        }];
+        let alphabeta = self.algorithms.iter().any(|a| a.prunes());
+        let solve = self.algorithms.contains(&Algorithm::Solve);
+        for (key, n) in [
+            ("algorithm", self.algorithms.len()),
+            ("variant", if alphabeta { self.variants.len() } else { 1 }),
+            ("depth", self.depths.len()),
+            ("ordering", self.orderings.len()),
+            ("tie_break", self.ties.len()),
+            ("iterative", self.iteratives.len()),
+            ("[search.tt] settings", self.tt_grid.len()),
+            ("[search.quiescence] settings", self.quiescences.len()),
+            ("solver", if solve { self.solvers.len() } else { 1 }),
+        ] {
+            if n > 1 {
+                parts.push(format!("{key} {n}"));
+            }
+        }
+        if self.reps > 1 {
+            parts.push(format!(
+                "repetitions {} (of runs that use randomness)",
+                self.reps
+            ));
+        }
+        parts.join(" × ")
+    }
+
     /// Every run: each setup's positions × the grid × the repetitions (of runs that use
     /// randomness), each run once (by key), in the order of the lists; the experiment's `seed`
     /// and each run's key give the run's seed.
@@ -211,6 +246,7 @@ impl SearchGrid {
         );
         let mut runs = Runs {
             path,
+            factors: self.factors(setups.len(), positions.iter().map(Vec::len).sum()),
             seed,
             widths,
             reps: self.reps,
@@ -543,6 +579,8 @@ struct Axes {
 /// The runs expanded so far, each key once.
 struct Runs<'a> {
     path: &'a Path,
+    /// What multiplies the grid (`SearchGrid::factors`), for the error past `MAX_RUNS`.
+    factors: String,
     seed: u64,
     widths: Widths,
     reps: u32,
@@ -562,8 +600,9 @@ impl Runs<'_> {
             if self.seen.insert(run.key.clone()) {
                 if self.runs.len() == MAX_RUNS {
                     return Err(Error::input(format!(
-                        "{}: the experiment's grid holds more than {MAX_RUNS} runs (positions × every list-valued key × repetitions); split it into several experiments",
-                        self.path.display()
+                        "{}: the experiment's grid holds more than {MAX_RUNS} runs, the most one experiment holds; it multiplies {}; split it into several experiments, or give those keys fewer values",
+                        self.path.display(),
+                        self.factors
                     )));
                 }
                 self.runs.push(run.clone());
