@@ -233,11 +233,15 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     ))
 }
 
-/// A chart `[report] charts` names that the data cannot support is not drawn: said on stderr
-/// (report.md says it too), so that a chart asked for is not missed in silence.
+/// A chart `[report] charts` or a theory line `[report] theory` names that the data cannot
+/// support is not drawn: said on stderr (report.md says it too), so that a chart or line
+/// asked for is not missed in silence.
 fn warn_skipped(name: &str, built: &report::Built) {
-    for why in &built.skipped {
-        eprintln!("warning: {name}: [report] charts: not drawn: {why}");
+    for n in &built.skipped {
+        eprintln!(
+            "warning: {name}: [report] {}: not drawn: `{}`: {}",
+            n.key, n.name, n.why
+        );
     }
 }
 

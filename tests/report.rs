@@ -1854,3 +1854,62 @@ fn plot_draws_a_chart_whose_theory_overflows() {
         "{charts:?}"
     );
 }
+
+/// A theory line `[report] theory` names that no chart drawn shows is named on stderr and in
+/// report.md's "Not drawn", with why: Pearl's R*(b) is drawn on the ebf chart only, and a
+/// real game searched by alpha-beta alone has no branching factor to draw a minimal tree
+/// from. With minimax beside it and the ebf chart asked for, both are drawn and nothing is
+/// said; without a `theory` key (all three by default) nothing is said either.
+#[test]
+fn a_theory_line_asked_for_and_not_drawn_is_named() {
+    let exp = |algorithm: &str, charts: &str, theory: &str| {
+        format!("name = \"th\"\n[game]\nkind = \"tictactoe\"\npositions = [\"start\"]\n[search]\nalgorithm = {algorithm}\ndepth = [2, 3]\n[report]\ncharts = {charts}\n{theory}")
+    };
+    let cases = [
+        (
+            exp(
+                "\"alphabeta\"",
+                "[\"nodes\"]",
+                "theory = [\"pearl\", \"knuth-moore\"]\n",
+            ),
+            vec![
+                "theory line `pearl`: only the `ebf` chart draws it, and it is not drawn",
+                "theory line `knuth-moore`: no group has a known branching factor",
+            ],
+        ),
+        (
+            exp(
+                "[\"alphabeta\", \"minimax\"]",
+                "[\"nodes\", \"ebf\"]",
+                "theory = [\"pearl\", \"knuth-moore\"]\n",
+            ),
+            vec![],
+        ),
+        (exp("\"alphabeta\"", "[\"nodes\"]", ""), vec![]),
+    ];
+    for (text, expect) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("exp.toml");
+        fs::write(&file, &text).unwrap();
+        let out = tmp.path().join("out");
+        let a = run_exp(&file, &out).success();
+        let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+        let md = fs::read_to_string(out.join("report.md")).unwrap();
+        assert_eq!(
+            err.matches("warning: th: [report] theory: not drawn: ")
+                .count(),
+            expect.len(),
+            "{text}\n{err}"
+        );
+        assert_eq!(md.contains("Not drawn:"), !expect.is_empty(), "{md}");
+        for e in &expect {
+            assert!(md.contains(&format!("- {e}")), "{e} in {md}");
+            let (line, why) = e.split_once(": ").unwrap();
+            let name = line.trim_start_matches("theory line ");
+            assert!(
+                err.contains(&format!("[report] theory: not drawn: {name}: {why}")),
+                "{e} in {err}"
+            );
+        }
+    }
+}

@@ -298,6 +298,31 @@ pub enum TheoryKind {
     Pearl,
 }
 
+impl TheoryKind {
+    /// The name `[report] theory` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TheoryKind::FullTree => "full-tree",
+            TheoryKind::KnuthMoore => "knuth-moore",
+            TheoryKind::Pearl => "pearl",
+        }
+    }
+
+    /// The charts that draw its line.
+    pub fn charts(self) -> &'static [ChartKind] {
+        match self {
+            TheoryKind::FullTree => &[ChartKind::Nodes, ChartKind::NodesVsTable, ChartKind::Ebf],
+            TheoryKind::KnuthMoore => &[
+                ChartKind::Nodes,
+                ChartKind::NodesVsTable,
+                ChartKind::Ebf,
+                ChartKind::RatioToMinimal,
+            ],
+            TheoryKind::Pearl => &[ChartKind::Ebf],
+        }
+    }
+}
+
 /// `[game]`: which game(s), their options and the positions to search from.
 #[derive(Debug, Deserialize)]
 #[serde(remote = "Self", deny_unknown_fields)]

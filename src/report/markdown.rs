@@ -20,7 +20,7 @@ pub struct Inputs<'a> {
     pub summary: &'a Summary,
     pub layout: &'a Layout,
     pub charts: &'a [Chart],
-    pub skipped: &'a [String],
+    pub skipped: &'a [crate::report::charts::NotDrawn],
     pub manifest: Option<&'a Manifest>,
 }
 
@@ -185,7 +185,7 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
     if !i.skipped.is_empty() {
         let _ = writeln!(m, "Not drawn:\n");
         for s in i.skipped {
-            let _ = writeln!(m, "- {s}");
+            let _ = writeln!(m, "- {}", s.text());
         }
         let _ = writeln!(m);
     }

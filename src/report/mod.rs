@@ -30,9 +30,9 @@ pub struct Built {
     pub files: Vec<PathBuf>,
     pub charts: usize,
     pub groups: usize,
-    /// The charts `[report] charts` names that the data cannot support, each with why (as
-    /// report.md lists them).
-    pub skipped: Vec<String>,
+    /// The charts `[report] charts` and the theory lines `[report] theory` name that the data
+    /// cannot support, each with why (as report.md lists them).
+    pub skipped: Vec<charts::NotDrawn>,
 }
 
 /// The files a results folder holds (each written through `NAME.tmp`, `csv::tmp_of`), and its
@@ -557,6 +557,7 @@ pub fn resolve_layout(
     Ok(Layout {
         charts,
         charts_given,
+        theory_given: r.theory.is_some(),
         x,
         series,
         facet,
@@ -657,10 +658,12 @@ pub fn build(dir: &Path) -> Result<Built> {
     let drawn = pooled.as_ref().unwrap_or(&s);
     check_labels(drawn, &layout, &exp_path, &src)?;
     let (charts, mut skipped) = charts::plan_charts(drawn, &layout);
-    if !layout.charts_given {
-        // Charts nobody asked for and the data cannot support are not news.
-        skipped.clear();
-    }
+    // Charts and theory lines nobody asked for (the defaults) that the data cannot support
+    // are not news.
+    skipped.retain(|n| match n.key {
+        "charts" => layout.charts_given,
+        _ => layout.theory_given,
+    });
     let svgs = charts
         .iter()
         .map(charts::render_svg)

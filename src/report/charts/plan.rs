@@ -20,6 +20,8 @@ pub struct Layout {
     pub charts: Vec<ChartKind>,
     /// Whether `charts` was given (then charts the data cannot support are reported missing).
     pub charts_given: bool,
+    /// Whether `theory` was given (then theory lines no chart draws are reported missing).
+    pub theory_given: bool,
     pub x: String,
     pub series: Vec<String>,
     pub facet: Vec<String>,
@@ -129,6 +131,9 @@ pub struct Chart {
     pub series: Vec<Series>,
     /// Dashed lines (theory).
     pub theory: Vec<Series>,
+    /// The `[report] theory` lines among them (the ratio chart's ratio-1 line is the minimal
+    /// tree's).
+    pub theory_kinds: Vec<TheoryKind>,
     pub log_x: bool,
     pub log_y: bool,
     /// Min-max whiskers drawn (`[report] whiskers`); the table in report.md has min and max
@@ -288,16 +293,43 @@ fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
 
 /// Builds the charts the layout asks for. Charts the data cannot support are left out (the
 /// caller lists them in report.md).
-pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
+/// A chart or theory line the layout asks for and the data cannot support, with why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotDrawn {
+    /// The `[report]` key that asks for it: `charts` or `theory`.
+    pub key: &'static str,
+    /// The chart's or line's name in that key.
+    pub name: &'static str,
+    pub why: String,
+}
+
+impl NotDrawn {
+    /// As report.md's "Not drawn" lists it: "`nodes`: why", "theory line `pearl`: why".
+    pub fn text(&self) -> String {
+        match self.key {
+            "charts" => format!("`{}`: {}", self.name, self.why),
+            _ => format!("theory line `{}`: {}", self.name, self.why),
+        }
+    }
+}
+
+/// The charts the layout asks for, and those (and the theory lines) it asks for that the data
+/// cannot support, with why.
+pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) {
     let mut charts = Vec::new();
     let mut skipped = Vec::new();
+    let chart_skipped = |kind: ChartKind, why: String| NotDrawn {
+        key: "charts",
+        name: kind.name(),
+        why,
+    };
     let has_theory = s.groups.iter().any(|g| g.theory.is_some());
     let table_col = table_size_column(s);
     for &kind in &layout.charts {
         let x = match chartable(s, layout, kind, has_theory, table_col.as_deref()) {
             Ok(x) => x,
             Err(why) => {
-                skipped.push(format!("`{}`: {why}", kind.name()));
+                skipped.push(chart_skipped(kind, why));
                 continue;
             }
         };
@@ -309,17 +341,15 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
             }
         }
         if charts.len() == before {
-            skipped.push(format!(
-                "`{}`: {}",
-                kind.name(),
-                if kind == ChartKind::Ebf && s.groups.iter().any(|g| g.budget_short > 0) {
-                    "no group has an ebf to draw; those with a run a budget stopped short of its deepest ply have none, since ebf is no bound there"
-                } else {
-                    "no group has a value to draw"
-                }
-            ));
+            let why = if kind == ChartKind::Ebf && s.groups.iter().any(|g| g.budget_short > 0) {
+                "no group has an ebf to draw; those with a run a budget stopped short of its deepest ply have none, since ebf is no bound there"
+            } else {
+                "no group has a value to draw"
+            };
+            skipped.push(chart_skipped(kind, why.to_string()));
         }
     }
+    skipped.extend(theory_not_drawn(&charts, layout, has_theory));
     assign_styles(&mut charts, layout);
     // Long searches' times in seconds, in every facet alike: ticks of 10k ms read badly.
     if charts
@@ -366,6 +396,39 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<String>) {
         }
     }
     (charts, skipped)
+}
+
+/// The theory lines `[report] theory` names that no chart drawn has, each with why: no chart
+/// that draws it is drawn, or no group has a branching factor to compute it from, or no
+/// group's value is one to draw.
+fn theory_not_drawn(charts: &[Chart], layout: &Layout, has_theory: bool) -> Vec<NotDrawn> {
+    let mut out = Vec::new();
+    for &tk in &layout.theory {
+        if charts.iter().any(|c| c.theory_kinds.contains(&tk)) {
+            continue;
+        }
+        let drawers = tk.charts();
+        let names: Vec<String> = drawers.iter().map(|k| format!("`{}`", k.name())).collect();
+        let why = if !charts.iter().any(|c| drawers.contains(&c.kind)) {
+            match names.as_slice() {
+                [one] => format!("only the {one} chart draws it, and it is not drawn"),
+                _ => format!(
+                    "only the {} charts draw it, and none of them is drawn",
+                    names.join(", ")
+                ),
+            }
+        } else if !has_theory {
+            "no group has a known branching factor (no `branching` column and no minimax/negamax run without iterative deepening on the same positions and depth)".to_string()
+        } else {
+            "no group has a value to draw".to_string()
+        };
+        out.push(NotDrawn {
+            key: "theory",
+            name: tk.name(),
+            why,
+        });
+    }
+    out
 }
 
 /// The transposition-table size column a `nodes-vs-table` chart puts on x: the first of
@@ -795,6 +858,7 @@ fn chart_for(
         | ChartKind::MoveWrong
         | ChartKind::BmHit => vec![],
     };
+    let mut theory_kinds = Vec::new();
     for (tk, name) in lines {
         let name = name.as_str();
         if !wanted(tk) {
@@ -807,22 +871,22 @@ fn chart_for(
             TheoryKind::KnuthMoore => LINE_MINIMAL,
             TheoryKind::Pearl => LINE_OTHER,
         };
-        theory.extend(
-            theory_lines(
-                s,
-                &sized,
-                x,
-                series_cols,
-                (tk, kind == ChartKind::Ebf),
-                name,
-                &xpos,
-            )
-            .into_iter()
-            .map(|t| Series {
-                style: line_kind,
-                ..t
-            }),
+        let drawn = theory_lines(
+            s,
+            &sized,
+            x,
+            series_cols,
+            (tk, kind == ChartKind::Ebf),
+            name,
+            &xpos,
         );
+        if !drawn.is_empty() {
+            theory_kinds.push(tk);
+        }
+        theory.extend(drawn.into_iter().map(|t| Series {
+            style: line_kind,
+            ..t
+        }));
     }
     reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
     theory.extend(reference.into_iter().map(|t| Series {
@@ -830,6 +894,7 @@ fn chart_for(
         ..t
     }));
     if kind == ChartKind::RatioToMinimal && wanted(TheoryKind::KnuthMoore) {
+        theory_kinds.push(TheoryKind::KnuthMoore);
         let pts: Vec<Point> = xs
             .iter()
             .map(|xv| Point {
@@ -892,6 +957,7 @@ fn chart_for(
         y_title,
         series,
         theory,
+        theory_kinds,
         log_x,
         log_y,
         whiskers: layout.whiskers == Whiskers::MinMax,

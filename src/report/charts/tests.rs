@@ -63,6 +63,7 @@ fn category_chart(labels: &[&str]) -> Chart {
             style: 0,
         }],
         theory: vec![],
+        theory_kinds: vec![],
         log_x: false,
         log_y: true,
         whiskers: true,
