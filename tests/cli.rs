@@ -743,6 +743,20 @@ fn a_grid_too_large_is_refused_before_its_positions_are_built() {
     );
 }
 
+/// `[report] x` naming a column empty in every run (the table's size with no table) is
+/// refused before the search, at the key, listing the columns that have a value: no chart
+/// could place a point, and it drew nothing and said nothing.
+#[test]
+fn an_x_column_empty_in_every_run_is_refused() {
+    bad_text(
+        "name = \"tx\"\n[game]\nkind = \"tictactoe\"\npositions = [\"start\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 3]\n[report]\nx = \"tt_entries\"\n",
+        &[
+            "exp.toml:9:5: [report] x = `tt_entries`: empty in every run",
+            "allowed: a column with a value, game, scale, algorithm, variant, depth, ordering,",
+        ],
+    );
+}
+
 /// A grid that passes 1,000,000 runs only once its search keys multiply its positions is
 /// refused naming each key with more than one value and its count.
 #[test]

@@ -410,6 +410,29 @@ pub fn resolve_layout(
     let x = match &r.x {
         Some(x) => {
             check(x.get_ref(), "x", x.span())?;
+            // A column empty in every run (`tt_entries` with no table) places no point.
+            let filled = |c: &str| {
+                let i = s.params.iter().position(|p| p == c);
+                i.is_some_and(|i| s.groups.iter().any(|g| !g.key[i].is_empty()))
+            };
+            if !filled(x.get_ref()) && !s.groups.is_empty() {
+                let with: Vec<&str> = s
+                    .params
+                    .iter()
+                    .map(String::as_str)
+                    .filter(|c| filled(c))
+                    .collect();
+                return Err(config::at(
+                    path,
+                    src,
+                    x.span(),
+                    format!(
+                        "[report] x = `{}`: empty in every run, so no chart could place a point; allowed: a column with a value, {}",
+                        x.get_ref(),
+                        with.join(", ")
+                    ),
+                ));
+            }
             x.get_ref().clone()
         }
         None => {
