@@ -743,6 +743,16 @@ fn a_grid_too_large_is_refused_before_its_positions_are_built() {
     );
 }
 
+/// Columns count characters, as an editor shows them: the `é` before the key is one column,
+/// though UTF-8 writes it in two bytes (the column said 24).
+#[test]
+fn error_columns_count_characters_not_bytes() {
+    bad_text(
+        "name = \"lab\"\n[game]\nkind = \"tictactoe\"\npositions = [\"start\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 3]\nordering = [\"natural\", \"static\"]\n[report]\nlabels = { \"é\" = \"x\", \"zz\" = \"y\" }\n",
+        &["exp.toml:10:23: [report] labels: `zz` names no series"],
+    );
+}
+
 /// `[report] x` naming a column empty in every run (the table's size with no table) is
 /// refused before the search, at the key, listing the columns that have a value: no chart
 /// could place a point, and it drew nothing and said nothing.

@@ -876,11 +876,17 @@ impl<'de> Deserialize<'de> for OrderingSpec {
     }
 }
 
-/// Line and column (1-based) of a byte offset.
+/// Line and column (1-based) of a byte offset. The column counts characters, as an editor
+/// shows it, not bytes: `é` before a key is one column, not two.
 pub fn line_col(src: &str, offset: usize) -> (usize, usize) {
-    let before = &src[..offset.min(src.len())];
+    let mut end = offset.min(src.len());
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &src[..end];
     let line = before.matches('\n').count() + 1;
-    let col = before.len() - before.rfind('\n').map(|i| i + 1).unwrap_or(0) + 1;
+    let line_start = before.rfind('\n').map(|i| i + 1).unwrap_or(0);
+    let col = before[line_start..].chars().count() + 1;
     (line, col)
 }
 
