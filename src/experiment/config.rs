@@ -307,20 +307,6 @@ impl TheoryKind {
             TheoryKind::Pearl => "pearl",
         }
     }
-
-    /// The charts that draw its line.
-    pub fn charts(self) -> &'static [ChartKind] {
-        match self {
-            TheoryKind::FullTree => &[ChartKind::Nodes, ChartKind::NodesVsTable, ChartKind::Ebf],
-            TheoryKind::KnuthMoore => &[
-                ChartKind::Nodes,
-                ChartKind::NodesVsTable,
-                ChartKind::Ebf,
-                ChartKind::RatioToMinimal,
-            ],
-            TheoryKind::Pearl => &[ChartKind::Ebf],
-        }
-    }
 }
 
 /// `[game]`: which game(s), their options and the positions to search from.

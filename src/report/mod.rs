@@ -412,8 +412,9 @@ pub fn resolve_layout(
             check(x.get_ref(), "x", x.span())?;
             // A column empty in every run (`tt_entries` with no table) places no point.
             let filled = |c: &str| {
-                let i = s.params.iter().position(|p| p == c);
-                i.is_some_and(|i| s.groups.iter().any(|g| !g.key[i].is_empty()))
+                s.groups
+                    .iter()
+                    .any(|g| g.param(s, c).is_some_and(|v| !v.is_empty()))
             };
             if !filled(x.get_ref()) && !s.groups.is_empty() {
                 let with: Vec<&str> = s

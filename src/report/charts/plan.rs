@@ -398,6 +398,28 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
     (charts, skipped)
 }
 
+/// The theory lines a chart of `kind` draws, as `[report] theory` names them: the full and
+/// minimal trees on the nodes charts, those and Pearl's R*(b) on the ebf chart, the minimal
+/// tree's ratio-1 line on the ratio chart.
+fn theory_drawn_on(kind: ChartKind) -> &'static [TheoryKind] {
+    match kind {
+        ChartKind::Nodes | ChartKind::NodesVsTable => {
+            &[TheoryKind::FullTree, TheoryKind::KnuthMoore]
+        }
+        ChartKind::Ebf => &[
+            TheoryKind::FullTree,
+            TheoryKind::KnuthMoore,
+            TheoryKind::Pearl,
+        ],
+        ChartKind::RatioToMinimal => &[TheoryKind::KnuthMoore],
+        ChartKind::Qnodes
+        | ChartKind::Time
+        | ChartKind::ValueWrong
+        | ChartKind::MoveWrong
+        | ChartKind::BmHit => &[],
+    }
+}
+
 /// The theory lines `[report] theory` names that no chart drawn has, each with why: no chart
 /// that draws it is drawn, or no group has a branching factor to compute it from, or no
 /// group's value is one to draw.
@@ -407,7 +429,10 @@ fn theory_not_drawn(charts: &[Chart], layout: &Layout, has_theory: bool) -> Vec<
         if charts.iter().any(|c| c.theory_kinds.contains(&tk)) {
             continue;
         }
-        let drawers = tk.charts();
+        let drawers: Vec<ChartKind> = ChartKind::ALL
+            .into_iter()
+            .filter(|&k| theory_drawn_on(k).contains(&tk))
+            .collect();
         let names: Vec<String> = drawers.iter().map(|k| format!("`{}`", k.name())).collect();
         let why = if !charts.iter().any(|c| drawers.contains(&c.kind)) {
             match names.as_slice() {
@@ -823,47 +848,31 @@ fn chart_for(
     } else {
         ""
     };
-    let lines: Vec<(TheoryKind, String)> = match kind {
-        ChartKind::Nodes | ChartKind::NodesVsTable => vec![
-            (
-                TheoryKind::FullTree,
-                format!("full tree (Σ b^k, k = 0..d{of_b})"),
-            ),
-            (
-                TheoryKind::KnuthMoore,
-                format!("minimal tree (Knuth-Moore, all levels{of_b})"),
-            ),
-        ],
-        // The ebf chart draws the full and minimal trees' own nodes^(1/d), the statistic its
-        // points are (a full tree of depth 1 has b + 1 nodes, above b), and Pearl's R*(b),
-        // their limit as d grows for random order.
-        ChartKind::Ebf => vec![
-            (
-                TheoryKind::FullTree,
-                format!("full tree, its nodes^(1/d){of_b}"),
-            ),
-            (
-                TheoryKind::KnuthMoore,
-                format!("minimal tree, its nodes^(1/d){of_b}"),
-            ),
-            (
-                TheoryKind::Pearl,
-                format!("Pearl R*(b): random order, limit as d grows{of_b}"),
-            ),
-        ],
-        ChartKind::RatioToMinimal
-        | ChartKind::Qnodes
-        | ChartKind::Time
-        | ChartKind::ValueWrong
-        | ChartKind::MoveWrong
-        | ChartKind::BmHit => vec![],
+    // The ratio chart's one theory line, ratio 1, is drawn below.
+    let lines: &[TheoryKind] = match kind {
+        ChartKind::RatioToMinimal => &[],
+        _ => theory_drawn_on(kind),
     };
     let mut theory_kinds = Vec::new();
-    for (tk, name) in lines {
-        let name = name.as_str();
+    for &tk in lines {
         if !wanted(tk) {
             continue;
         }
+        // The ebf chart draws the full and minimal trees' own nodes^(1/d), the statistic its
+        // points are (a full tree of depth 1 has b + 1 nodes, above b), and Pearl's R*(b),
+        // their limit as d grows for random order.
+        let name = match (tk, kind == ChartKind::Ebf) {
+            (TheoryKind::FullTree, false) => format!("full tree (Σ b^k, k = 0..d{of_b})"),
+            (TheoryKind::KnuthMoore, false) => {
+                format!("minimal tree (Knuth-Moore, all levels{of_b})")
+            }
+            (TheoryKind::FullTree, true) => format!("full tree, its nodes^(1/d){of_b}"),
+            (TheoryKind::KnuthMoore, true) => format!("minimal tree, its nodes^(1/d){of_b}"),
+            (TheoryKind::Pearl, _) => {
+                format!("Pearl R*(b): random order, limit as d grows{of_b}")
+            }
+        };
+        let name = name.as_str();
         // Runs without a table have no table size: no theory point at a size of 0.
         let sized: Vec<&Group> = groups.iter().copied().filter(|g| !no_table(g)).collect();
         let line_kind = match tk {
