@@ -1807,6 +1807,26 @@ fn date_times_dotted_keys_and_tables_name_the_key() {
         &exp("", "depth = 1").replace("kind = \"tictactoe\"", "kind.\"x\" = 1"),
         &["`kind.\"x\"`: a dotted key makes `kind` a table"],
     );
+    // A table header whose last part takes a value: named at the header, with what it takes
+    // (serde's words named no key, and for `charts` listed the file's top-level keys).
+    for (header, expect) in [
+        ("report.x", "`x` takes a value (a string): write `x = ...` under [report]"),
+        ("report.charts", "`charts` takes a value (a list): write `charts = ...` under [report]"),
+        (
+            "search.tt.key_bits",
+            "`key_bits` takes a value (allowed: a whole number from 8 to 64): write `key_bits = ...` under [search.tt]",
+        ),
+    ] {
+        let err = bad_text(
+            &format!("{}[report]\n[{header}]\nfoo = 1\n", exp("", "depth = 1")),
+            &[
+                "exp.toml:9:1",
+                &format!("`[{header}]`: a table header makes"),
+                expect,
+            ],
+        );
+        assert!(!err.contains("allowed: `name`"), "{err}");
+    }
 }
 
 /// Only Connect Four lines carry a score: a tic-tac-toe or Nim line that ends in one is

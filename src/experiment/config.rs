@@ -1182,6 +1182,9 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
         if let Some(err) = e.span().and_then(|span| dotted_key_error(path, src, span, &msg)) {
             return err;
         }
+        if let Some(err) = e.span().and_then(|span| header_table_error(path, src, span, &msg)) {
+            return err;
+        }
         match e.span() {
             Some(span) => {
                 // Name the key when the message does not: the text before `=` on the line
@@ -1673,6 +1676,50 @@ fn dotted_key_error(
         ),
     };
     Some(at(path, src, key_start..key_start + key.len(), text))
+}
+
+/// The error for a table header (`[report.x]`) whose last part names a key that takes a value,
+/// not a table: serde reports it at the header with its own words ("invalid type: map,
+/// expected a string"), which name no key. What the key takes is serde's "expected" clause.
+fn header_table_error(
+    path: &Path,
+    src: &str,
+    span: std::ops::Range<usize>,
+    msg: &str,
+) -> Option<Error> {
+    let rest = msg.strip_prefix("invalid type: map, expected ")?;
+    let line = src.get(span.start..)?.lines().next()?.trim_end();
+    let header = line.strip_prefix('[').filter(|h| !h.starts_with('['))?;
+    let header = header.split(']').next()?;
+    let parts: Vec<String> = header
+        .split('.')
+        .map(|p| p.trim().trim_matches(['"', '\'']).to_string())
+        .collect();
+    let (key, table) = parts.split_last()?;
+    if table.is_empty() {
+        return None;
+    }
+    // "a sequence: a list of names in quotes; allowed: ..." lists what the stand-in parse
+    // saw at the header, not the key's names: keep only what kind of value it is.
+    let takes = rest
+        .split([':', ';'])
+        .next()?
+        .trim()
+        .replace("a sequence", "a list");
+    let takes = match allowed_number(key) {
+        Some(allowed) => format!("allowed: {allowed}"),
+        None => takes,
+    };
+    let table = table.join(".");
+    let shown = header.trim();
+    Some(at(
+        path,
+        src,
+        span.start..span.start + line.len(),
+        format!(
+            "`[{shown}]`: a table header makes `{key}` a table, but `{key}` takes a value ({takes}): write `{key} = ...` under [{table}] (the README lists what each key takes)"
+        ),
+    ))
 }
 
 /// The key of a `key = value` line holding byte `pos` of `src`, when the value starts there;
