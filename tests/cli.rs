@@ -1827,6 +1827,19 @@ fn date_times_dotted_keys_and_tables_name_the_key() {
         );
         assert!(!err.contains("allowed: `name`"), "{err}");
     }
+    // A key given twice inside an inline table: at its second time, not at the table's brace
+    // (a key of the same name in a list or table inside it does not count).
+    let search =
+        "depth = 1\ntt = { enabled = true, key_bits = [8, 16], \"entries\" = 16, entries = 32 }";
+    bad_text(
+        &exp("", search).replace("minimax", "alphabeta"),
+        &["exp.toml:8:60", "`entries` is given twice in its table"],
+    );
+    bad_text(
+        &exp("", "depth = 1\ntt = { enabled = true,\n  entries = 16 }")
+            .replace("minimax", "alphabeta"),
+        &["an inline table `{ ... }` closes on the line it opens"],
+    );
 }
 
 /// Only Connect Four lines carry a score: a tic-tac-toe or Nim line that ends in one is

@@ -928,6 +928,13 @@ fn part_span(src: &str, span: std::ops::Range<usize>, part: Part) -> std::ops::R
 /// `item_span` for serde's messages that name an item by its place ("item 2 of the list
 /// repeats item 1", `oneormany::repeat_words`), whose span serde gives as the whole list's.
 fn named_item_span(src: &str, span: std::ops::Range<usize>, msg: &str) -> std::ops::Range<usize> {
+    // A key given twice inside an inline table: TOML reports it at the table's `{`.
+    if let Some((before, _)) = msg.split_once("` is given twice in its table") {
+        let name = before.rsplit('`').next().unwrap_or("");
+        if let Some(at) = second_inline_key(src, span.start, name) {
+            return at..at + name.len();
+        }
+    }
     let n = msg
         .find("item ")
         .and_then(|at| msg[at + 5..].split(' ').next())
@@ -937,6 +944,66 @@ fn named_item_span(src: &str, span: std::ops::Range<usize>, msg: &str) -> std::o
         Some(n) if n >= 1 => item_span(src, span, n - 1),
         _ => span,
     }
+}
+
+/// Byte offset in `src` of the second time the inline table opening at `open` (its `{`, or
+/// just after it: where TOML reports a key given twice) writes the key `name` (bare or
+/// quoted), among its own keys: not those of tables or lists inside it, nor text in quotes.
+/// `None` when no `{` opens there or the key is not there twice.
+fn second_inline_key(src: &str, open: usize, name: &str) -> Option<usize> {
+    let before = src.get(..open)?;
+    let open = match before.trim_end_matches([' ', '\t']).strip_suffix('{') {
+        Some(b) if !src.get(open..)?.starts_with('{') => b.len(),
+        _ => open,
+    };
+    let text = src.get(open..)?;
+    if !text.starts_with('{') {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut quote = None;
+    // Where the current key of the table's own level starts (after `{` or `,`).
+    let mut key_from = None;
+    let mut seen = 0;
+    for (i, c) in text.char_indices() {
+        if let Some(q) = quote {
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '{' | '[' => {
+                depth += 1;
+                if depth == 1 {
+                    key_from = Some(i + 1);
+                }
+            }
+            '}' | ']' => {
+                depth -= 1;
+                if depth == 0 {
+                    return None;
+                }
+            }
+            ',' if depth == 1 => key_from = Some(i + 1),
+            '=' if depth == 1 => {
+                if let Some(from) = key_from.take() {
+                    let raw = &text[from..i];
+                    let key = raw.trim().trim_matches(['"', '\'']);
+                    if key == name {
+                        seen += 1;
+                        if seen == 2 {
+                            return Some(open + from + raw.len() - raw.trim_start().len());
+                        }
+                    }
+                }
+            }
+            '"' | '\'' if key_from.is_none() || depth > 1 => quote = Some(c),
+            '\n' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Byte offset in `src` of the first line (its text after the indentation) that `pred`
@@ -1473,6 +1540,20 @@ fn syntax_hint(
             return Some(format!(
                 "{msg}: it holds the control character U+{:04X}, which TOML text cannot hold as it is; allowed: printable text, or an escape in \"...\" such as \\t or \\u{:04X}",
                 c as u32, c as u32
+            ));
+        }
+    }
+    // TOML 1.0 keeps an inline table on one line: a line break inside one reads as a
+    // missing `}`.
+    if msg == "invalid inline table; expected `}`" {
+        let line = rest
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim_start_matches([',', ' ', '\t']);
+        if line.trim().is_empty() || line.starts_with('#') {
+            return Some(format!(
+                "{msg}: an inline table `{{ ... }}` closes on the line it opens (TOML 1.0); allowed: all its keys on one line, or a section of its own such as [search.tt] with a key per line"
             ));
         }
     }
