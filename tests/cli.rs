@@ -1109,6 +1109,36 @@ fn toml_grammar_errors_say_what_is_allowed() {
             "allowed: an ordering",
         ],
     );
+    // A carriage return alone (TOML's reader says nothing of it), a key that starts with a
+    // character no key holds, and a no-break space after a value: each named, with what is
+    // allowed.
+    bad(
+        "seed = 1",
+        "seed = 1\n\rx = 2",
+        &[
+            "exp.toml:3:1:",
+            "a carriage return (`\\r`) not followed by a line feed",
+        ],
+    );
+    for (line, shown) in [
+        (".a = 1", "invalid key `.a`"),
+        ("\u{a0}a = 1", "`\\u{a0}` (U+00A0) is no key character"),
+    ] {
+        bad(
+            "seed = 1",
+            &format!("seed = 1\n{line}"),
+            &[
+                "exp.toml:3:1:",
+                shown,
+                "a bare key being ASCII letters, digits",
+            ],
+        );
+    }
+    bad(
+        "seed = 1",
+        "seed = 1\u{a0}",
+        &["exp.toml:2:9:", "`\\u{a0}` after the value"],
+    );
 }
 
 /// A number past its key's type, where the key's range depends on the game: the message the

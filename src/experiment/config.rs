@@ -1462,7 +1462,30 @@ fn syntax_hint(
         .find(|c: char| c.is_whitespace() || ",]}=#".contains(c))
         .unwrap_or(rest.len());
     let word = &rest[..word_len];
-    let shown = |t: &str| crate::games::shown(t.trim()).into_owned();
+    let shown = |t: &str| crate::games::shown(t.trim_matches([' ', '\t'])).into_owned();
+    let first = rest.chars().next();
+    // A carriage return not before a line feed: TOML's reader gives no words for it.
+    if msg.is_empty() {
+        return Some(match first {
+            Some('\r') => "a carriage return (`\\r`) not followed by a line feed; allowed: lines that end in a line feed (LF) or CR LF".to_string(),
+            Some(c) => format!("`{}` is not allowed here", shown(&c.to_string())),
+            None => "the file ends where TOML expects more".to_string(),
+        });
+    }
+    if msg == "invalid key" {
+        let what = match first {
+            Some(c) if c.is_control() || crate::games::invisible(c) => format!(
+                ": `{}` (U+{:04X}) is no key character",
+                shown(&c.to_string()),
+                c as u32
+            ),
+            _ if !word.is_empty() => format!(" `{}`", shown(word)),
+            _ => String::new(),
+        };
+        return Some(format!(
+            "{msg}{what}; allowed: a line holds `key = value`, a [section] header or a # comment, a bare key being ASCII letters, digits, `_` and `-` (other text goes in quotes)"
+        ));
+    }
     if msg == "expected `.`, `=`" {
         // In a key: the key so far is the line's text before the span.
         // (After the last `{` or `,`: a key inside an inline table.)
@@ -1522,7 +1545,8 @@ fn syntax_hint(
         }
     }
     if msg == "expected newline, `#`" {
-        let extra = rest.lines().next().unwrap_or("").trim();
+        // (Trimmed of plain spaces only: a no-break space is what is to be shown.)
+        let extra = rest.lines().next().unwrap_or("").trim_matches([' ', '\t']);
         return Some(format!(
             "`{}` after the value; allowed after a value: a comment (# ...) or the line's end, one key = value per line",
             shown(extra)

@@ -215,9 +215,20 @@ pub fn move_list(t: &str) -> Result<Vec<&str>, String> {
     Ok(out)
 }
 
+/// A character that prints as blank or as nothing though it is no plain space: other Unicode
+/// spaces (a no-break space), zero-width characters and the byte-order mark.
+pub fn invisible(c: char) -> bool {
+    (c.is_whitespace() && c != ' ')
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'
+        )
+}
+
 /// `text` as a message quotes it: whole up to 80 characters, else its first 60 and how long it
 /// is, so that a malformed line of megabytes gives a message of one line; a control character
-/// (a NUL, a tab) is written as its escape (`\0`, `\t`), which a terminal would not show.
+/// (a NUL, a tab) is written as its escape (`\0`, `\t`), which a terminal would not show;
+/// so is an `invisible` character (`\u{a0}`).
 pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     let n = text.chars().count();
     let visible = |s: &str| -> String {
@@ -225,6 +236,8 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
             .map(|c| {
                 if c.is_control() {
                     c.escape_debug().to_string()
+                } else if invisible(c) {
+                    c.escape_unicode().to_string()
                 } else {
                     c.to_string()
                 }
@@ -232,7 +245,7 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
             .collect()
     };
     if n <= 80 {
-        if !text.chars().any(char::is_control) {
+        if !text.chars().any(|c| c.is_control() || invisible(c)) {
             return text.into();
         }
         return visible(text).into();
