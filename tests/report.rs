@@ -1913,3 +1913,69 @@ fn a_theory_line_asked_for_and_not_drawn_is_named() {
         }
     }
 }
+
+/// Each chart gets a file of its own: facets whose slugs agree (`a/b` and `a-b`) and a facet
+/// too long for a file name (an `explicit:` ordering of many moves) get a hash of the facet
+/// after a slug cut to fit, and report.md links each chart to its own file; other charts keep
+/// their plain names.
+#[test]
+fn charts_of_facets_alike_or_long_get_files_of_their_own() {
+    let long = format!("explicit:{}", vec!["a1b1"; 80].join(","));
+    let mut rows = Vec::new();
+    for (k, ordering) in ["a/b", "a-b", long.as_str(), "natural"].iter().enumerate() {
+        for depth in [2, 4] {
+            rows.push(vec![
+                ("run_key", format!("k{k}{depth}")),
+                // A comma in the value: quoted as the csv writer would.
+                ("ordering", format!("\"{ordering}\"")),
+                ("depth", depth.to_string()),
+                ("nodes", (10 * depth + k).to_string()),
+                ("max_ply", depth.to_string()),
+            ]);
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(tmp.path().join("runs.csv"), runs_csv(&[], &[], &rows)).unwrap();
+    fs::write(
+        tmp.path().join("experiment.toml"),
+        "name = \"tiny\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n\
+         [report]\nx = \"depth\"\nfacet = \"ordering\"\ncharts = [\"nodes\"]\n",
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let mut svgs: Vec<String> = fs::read_dir(tmp.path().join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".svg"))
+        .collect();
+    svgs.sort();
+    assert_eq!(svgs.len(), 4, "{svgs:?}");
+    assert!(
+        svgs.contains(&"nodes-ordering-natural.svg".to_string()),
+        "{svgs:?}"
+    );
+    let hashed: Vec<&String> = svgs
+        .iter()
+        .filter(|n| n.as_str() != "nodes-ordering-natural.svg")
+        .collect();
+    for n in &hashed {
+        let stem = n.trim_end_matches(".svg");
+        assert!(stem.len() <= 120, "{n}");
+        let hash = stem.rsplit('-').next().unwrap();
+        assert!(
+            hash.len() == 8 && hash.chars().all(|c| c.is_ascii_hexdigit()),
+            "{n}"
+        );
+    }
+    assert!(
+        hashed
+            .iter()
+            .filter(|n| n.starts_with("nodes-ordering-a-b-"))
+            .count()
+            == 2
+    );
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    for n in &svgs {
+        assert!(md.contains(&format!("(charts/{n})")), "report.md links {n}");
+    }
+}

@@ -214,6 +214,38 @@ fn key_of(s: &Summary, g: &Group, cols: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The longest file stem a chart gets, in bytes: file systems allow 255 bytes a name, and the
+/// stem takes `.svg` / `.png` after it.
+const MAX_STEM: usize = 120;
+
+/// Makes each chart's file stem its own and short enough for a file name. A facet's slug keeps
+/// letters and digits only, so two facets can share one (`a/b` and `a-b`, `A` and `a`), and an
+/// ordering such as `explicit:` with every move of a chess position makes one longer than a
+/// file name may be. Those charts (and only those: other stems stay as they were) get the
+/// slug cut to fit, then `-` and 8 hex digits of a hash of the facet's full text, which does
+/// not depend on the other charts.
+fn unique_stems(charts: &mut [Chart]) {
+    let mut count = std::collections::BTreeMap::new();
+    for c in charts.iter() {
+        *count.entry(c.stem.clone()).or_insert(0usize) += 1;
+    }
+    for c in charts.iter_mut() {
+        if count[&c.stem] < 2 && c.stem.len() <= MAX_STEM && !c.stem.ends_with('-') {
+            continue;
+        }
+        let mut head = c.stem.trim_end_matches('-').to_string();
+        head.truncate(MAX_STEM - 9);
+        c.stem = format!("{head}-{:08x}", fnv1a(&c.facet) as u32);
+    }
+}
+
+/// FNV-1a, 64 bits: a hash fixed by its definition (not by the Rust release, as std's is).
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
 fn slug(text: &str) -> String {
     let mut out = String::new();
     for ch in text.chars() {
@@ -350,6 +382,7 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
         }
     }
     skipped.extend(theory_not_drawn(&charts, layout, has_theory));
+    unique_stems(&mut charts);
     assign_styles(&mut charts, layout);
     // Long searches' times in seconds, in every facet alike: ticks of 10k ms read badly.
     if charts
