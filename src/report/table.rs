@@ -267,12 +267,14 @@ fn quote_hint(path: &Path, at: u64, len: u64, expected: u64) -> Option<String> {
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
 pub fn read_runs(path: &Path) -> Result<Table> {
     let shown = path.display();
-    if !path.is_file() {
-        let what = if path.exists() {
-            "not a regular file"
-        } else {
-            "not found"
-        };
+    // (`is_file` and `exists` say false also for a file in a folder this user may not read.)
+    let what = match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => None,
+        Ok(_) => Some("not a regular file".to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("not found".to_string()),
+        Err(e) => Some(format!("cannot read: {e}")),
+    };
+    if let Some(what) = what {
         return Err(Error::input(format!(
             "{shown}: {what}; `harness plot` needs a results folder written by `harness run` (with runs.csv in it)"
         )));
