@@ -200,6 +200,39 @@ impl Ordering {
                 text.trim()
             ));
         }
+        // A term that leaves no ties: `strong` gives every move a place of its own, so terms
+        // after it order nothing; `oracle-worst` ties exactly where `oracle-best` does (its
+        // keys are the same values negated), so whichever comes second orders nothing.
+        if let Some(i) = terms
+            .iter()
+            .position(|t| matches!(t, OrderTerm::Strong { .. }))
+        {
+            if i + 1 < terms.len() {
+                let after: Vec<String> = terms[i + 1..]
+                    .iter()
+                    .map(|t| {
+                        format!(
+                            "`{}`",
+                            Ordering {
+                                terms: vec![t.clone()]
+                            }
+                        )
+                    })
+                    .collect();
+                return Err(format!(
+                    "ordering `{}` puts {} after a strong term, which gives every move a place of its own: {} would order nothing; allowed: strong:P1:P2 last, after the terms whose ties it breaks",
+                    text.trim(),
+                    after.join(", "),
+                    if after.len() == 1 { "it" } else { "they" }
+                ));
+            }
+        }
+        if terms.contains(&OrderTerm::OracleBest) && terms.contains(&OrderTerm::OracleWorst) {
+            return Err(format!(
+                "ordering `{}` joins `oracle-best` and `oracle-worst`; their keys are the same values with opposite signs, so the second breaks no tie the first leaves; allowed: one of them",
+                text.trim()
+            ));
+        }
         Ok(Ordering { terms })
     }
 
@@ -355,12 +388,29 @@ mod tests {
             ("tt+killer+natural", "joins `natural` with other terms"),
             ("static+mvv-lva", "lists the static order twice"),
             ("mvv-lva+tt+static", "lists the static order twice"),
+            ("strong:0.5:0.5+static", "puts `static` after a strong term"),
+            (
+                "strong:1:1+random+tt",
+                "puts `random`, `tt` after a strong term",
+            ),
+            (
+                "oracle-best+oracle-worst",
+                "joins `oracle-best` and `oracle-worst`",
+            ),
+            (
+                "oracle-worst+static+oracle-best",
+                "joins `oracle-best` and `oracle-worst`",
+            ),
         ] {
             let e = Ordering::parse(text).unwrap_err();
             assert!(e.contains(expect), "{text}: {e}");
         }
         // Two explicit lists are two terms: the second orders what the first leaves unlisted.
         assert!(Ordering::parse("explicit:4+explicit:3").is_ok());
+        // A strong term last breaks the ties of the terms before it; an oracle term leaves
+        // ties (children of equal value) for a term after it.
+        assert!(Ordering::parse("static+strong:0.5:0.5").is_ok());
+        assert!(Ordering::parse("oracle-best+static").is_ok());
         let game = crate::games::connect4::Connect4::new(7, 6);
         for (text, expect) in [
             ("explicit:4,3,4", "lists the move 4 twice (`4`)"),
