@@ -2506,7 +2506,7 @@ fn messages_name_the_fault_in_the_users_terms() {
         &[
             "exp.toml:1:8:",
             "(101 characters)",
-            "allowed are up to 100 letters",
+            "allowed are up to 100 ASCII letters",
         ],
     );
     let c4 = GOOD

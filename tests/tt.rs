@@ -751,6 +751,22 @@ fn a_table_refuses_a_search_deeper_than_its_entries_record() {
         }
         assert!(!dir.path().join("out").join("runs.csv").exists());
     }
+    // The solver searches to the end: its way out is a solver without its table.
+    std::fs::write(
+        &path,
+        "name = \"deep\"\n[game]\nkind = \"nim\"\npositions = [\"63,63,63,63,63\"]\n[search]\nalgorithm = \"solve\"\n",
+    )
+    .unwrap();
+    let out = common::harness_run_limited(&path, &dir.path().join("out"), None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    for e in [
+        "the solver's transposition table",
+        "a `solver` without `tt`",
+    ] {
+        assert!(err.contains(e), "`{e}` not in {err}");
+    }
+    assert!(!err.contains("lower the depth"), "{err}");
     std::fs::write(&path, file("\"3,4,5\"", "255")).unwrap();
     let out = common::harness_run_limited(&path, &dir.path().join("out"), None);
     assert_eq!(

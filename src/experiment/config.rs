@@ -2036,7 +2036,7 @@ fn plain_words(msg: &str) -> String {
     for (from, to) in [
         (
             "missing field `name`",
-            "missing key `name` (the experiment's name, which names its results folder: up to 100 letters, digits, - _ .)".to_string(),
+            "missing key `name` (the experiment's name, which names its results folder: up to 100 ASCII letters, digits, - _ .)".to_string(),
         ),
         (
             "missing field `kind`",

@@ -288,12 +288,10 @@ impl Uniform {
                     for m in v.split('.').filter(|s| !s.is_empty()) {
                         match m.parse::<u32>() {
                             Ok(c) if c < spec.branching => path.push(c),
-                            _ => {
-                                return Err(format!(
-                                    "`{text}`: path step `{m}` is not a child number 0..{}",
-                                    spec.branching
-                                ))
-                            }
+                            _ => return Err(format!(
+                                "`{text}`: path step `{m}` is not a child number; allowed: 0 to {}",
+                                spec.branching - 1
+                            )),
                         }
                     }
                 }
@@ -507,8 +505,8 @@ impl Game for Uniform {
         match text.trim().parse::<u32>() {
             Ok(m) if m < self.spec.branching => Ok(m),
             _ => Err(format!(
-                "`{text}` is not a child number 0..{}",
-                self.spec.branching
+                "`{text}` is not a child number; allowed: 0 to {}",
+                self.spec.branching - 1
             )),
         }
     }

@@ -137,9 +137,20 @@ pub fn check_table_depth(
             .as_ref()
             .map(|d| d.span())
             .unwrap_or(pos..pos);
+        // The solver searches to the end, so its way out is a solver without its table.
+        let (with, way_out) = if run.solver.is_some() {
+            (
+                "the solver's transposition table (`tt` in `solver`)",
+                "or a `solver` without `tt` (e.g. solver = \"null-window+win-check+non-losing+bounds\")",
+            )
+        } else {
+            (
+                "a transposition table",
+                "a depth up to 255; lower the depth, or turn the table off",
+            )
+        };
         return Err(at(path, src, span, format!(
-            "depth: {what} with a transposition table, whose entries record remaining depths up to {} plies (one byte of a 16-byte entry); allowed with a table: a depth up to {}, or \"full\" where the game ends within {} plies; lower the depth, or turn the table off (run `{}`)",
-            tt::MAX_DEPTH,
+            "depth: {what} with {with}, whose entries record remaining depths up to {} plies (one byte of a 16-byte entry); allowed: \"full\" where the game ends within {} plies, {way_out} (run `{}`)",
             tt::MAX_DEPTH,
             tt::MAX_DEPTH,
             run.key

@@ -148,7 +148,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             src,
             file.name.span(),
             format!(
-                "name `{}`: allowed are up to {MAX_NAME} letters, digits, `-`, `_` and `.`, not starting with `.` (it names the results folder)",
+                "name `{}`: allowed are up to {MAX_NAME} ASCII letters, digits, `-`, `_` and `.`, not starting with `.` (it names the results folder)",
                 crate::games::shown(&name)
             ),
         ));
