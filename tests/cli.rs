@@ -1517,6 +1517,20 @@ fn report_texts_with_control_characters_are_refused() {
         "ordering = \"natural\"\n[report]\ntitles = { nodes = \"ok\", ebf = \"a\\u0007\" }",
         &["exp.toml:13:26: [report] titles", "U+0007"],
     );
+    // A title of no text (a label of no text is refused by the labels' checks).
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ntitle = \" \"",
+        &["exp.toml:13:1: [report] title", "has no text to draw"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ntitles = { nodes = \"ok\", ebf = \"\" }",
+        &[
+            "exp.toml:13:26: [report] titles `ebf`",
+            "has no text to draw",
+        ],
+    );
 }
 
 /// `solve` options that do not apply are refused, not ignored, and a benchmark score no

@@ -288,10 +288,12 @@ impl Uniform {
                     for m in v.split('.').filter(|s| !s.is_empty()) {
                         match m.parse::<u32>() {
                             Ok(c) if c < spec.branching => path.push(c),
-                            _ => return Err(format!(
+                            _ => {
+                                return Err(format!(
                                 "`{text}`: path step `{m}` is not a child number; allowed: 0 to {}",
                                 spec.branching - 1
-                            )),
+                            ))
+                            }
                         }
                     }
                 }

@@ -627,12 +627,29 @@ fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
         ]);
     }
     for (key, entry, text) in texts {
-        if let Some(c) = text.chars().find(|c| c.is_control()) {
-            // At the entry (`titles = { nodes = "..." }`: at `nodes`), else at the key.
-            let at = entry
+        // At the entry (`titles = { nodes = "..." }`: at `nodes`), else at the key.
+        let at = || {
+            entry
                 .and_then(|e| config::locate_exact(src, &["report", key, e]))
                 .or_else(|| config::locate(src, &["report", key]))
-                .unwrap_or(0);
+                .unwrap_or(0)
+        };
+        // A blank title draws nothing where the default title would say what the chart is
+        // (a blank label is refused with the labels' own checks).
+        if key != "labels" && text.trim().is_empty() {
+            let at = at();
+            let which = entry.map_or(String::new(), |e| format!(" `{e}`"));
+            return Err(config::at(
+                path,
+                src,
+                at..at,
+                format!(
+                    "[report] {key}{which}: {text:?} has no text to draw; allowed: a text, or leave the key out for the default title"
+                ),
+            ));
+        }
+        if let Some(c) = text.chars().find(|c| c.is_control()) {
+            let at = at();
             return Err(config::at(
                 path,
                 src,
