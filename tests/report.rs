@@ -1510,15 +1510,42 @@ fn the_manifest_names_the_build_commit() {
     );
 }
 
-/// A manifest whose `started` or `finished` is not a time harness writes (a hand edit) is
-/// refused by `plot`, naming the key and the format.
+/// A manifest whose `started` or `finished` is not a time harness writes (a hand edit: a
+/// word, a month 13, a 30 February), whose `finished` is before its `started`, or whose
+/// `resumed` passes its `runs`, is refused by `plot`, naming the key.
 #[test]
 fn plot_refuses_a_manifest_time_harness_did_not_write() {
-    for (key, bad) in [
-        ("finished", "yesterday"),
-        ("finished", ""),
-        ("started", "2026-13-01T00:00:00Z"),
+    let not_a_time =
+        |key: &str, bad: &str| format!("`{key}` is `{bad}`, not a time harness writes");
+    for (key, bad, expect) in [
+        (
+            "finished",
+            "yesterday".into(),
+            not_a_time("finished", "yesterday"),
+        ),
+        ("finished", "".into(), not_a_time("finished", "")),
+        (
+            "started",
+            "2026-13-01T00:00:00Z".into(),
+            not_a_time("started", "2026-13-01T00:00:00Z"),
+        ),
+        (
+            "started",
+            "2026-02-30T00:00:00Z".into(),
+            not_a_time("started", "2026-02-30T00:00:00Z"),
+        ),
+        (
+            "finished",
+            "2001-01-01T00:00:00Z".into(),
+            "`finished` (2001-01-01T00:00:00Z) is before `started`".to_string(),
+        ),
+        (
+            "resumed",
+            serde_json::json!(1000),
+            "`resumed` is 1000, more than the 1 runs".to_string(),
+        ),
     ] {
+        let bad: serde_json::Value = bad;
         let tmp = tempfile::tempdir().unwrap();
         let exp = tmp.path().join("exp.toml");
         fs::write(&exp, "name = \"t\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n").unwrap();
@@ -1528,14 +1555,11 @@ fn plot_refuses_a_manifest_time_harness_did_not_write() {
         let mf = out_dir.join("manifest.json");
         let text = fs::read_to_string(&mf).unwrap();
         let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
-        v[key] = serde_json::Value::String(bad.to_string());
+        v[key] = bad;
         fs::write(&mf, serde_json::to_string_pretty(&v).unwrap()).unwrap();
         let out = harness().arg("plot").arg(&out_dir).assert().code(2);
         let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        assert!(
-            err.contains(&format!("`{key}` is `{bad}`, not a time harness writes")),
-            "{err}"
-        );
+        assert!(err.contains(&expect), "{err}");
     }
 }
 

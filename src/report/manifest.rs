@@ -153,21 +153,31 @@ fn cpu_model() -> Option<String> {
         .map(|(_, v)| v.trim().to_string())
 }
 
-/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
-/// Whether `t` is a time as `now_utc` writes it: `YYYY-MM-DDTHH:MM:SSZ`, each field in range.
+/// Whether `t` is a time as `now_utc` writes it: `YYYY-MM-DDTHH:MM:SSZ`, each field in range
+/// (the day within its month's days: no 30 February, 29 February in leap years only).
 pub fn is_utc_stamp(t: &str) -> bool {
     let b = t.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<u32> { crate::games::parse_digits(t.get(r)?) };
+    let (Some(y), Some(m)) = (num(0..4), num(5..7)) else {
+        return false;
+    };
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
     b.len() == 20
         && (b[4], b[7], b[10], b[13], b[16], b[19]) == (b'-', b'-', b'T', b':', b':', b'Z')
-        && num(0..4).is_some()
-        && num(5..7).is_some_and(|m| (1..=12).contains(&m))
-        && num(8..10).is_some_and(|d| (1..=31).contains(&d))
+        && num(8..10).is_some_and(|d| (1..=days).contains(&d))
         && num(11..13).is_some_and(|h| h < 24)
         && num(14..16).is_some_and(|m| m < 60)
         && num(17..19).is_some_and(|s| s < 60)
 }
 
+/// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
 pub fn now_utc() -> String {
     let secs = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -204,5 +214,28 @@ mod tests {
         assert_eq!(super::utc(0), "1970-01-01T00:00:00Z");
         assert_eq!(super::utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(super::utc(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+
+    #[test]
+    fn stamps_name_days_their_month_has() {
+        for ok in [
+            "2000-02-29T00:00:00Z",
+            "2024-02-29T23:59:59Z",
+            "2026-12-31T12:00:00Z",
+        ] {
+            assert!(super::is_utc_stamp(ok), "{ok}");
+        }
+        for bad in [
+            "2026-02-30T04:59:12Z",
+            "2026-04-31T00:00:00Z",
+            "2026-02-29T00:00:00Z",
+            "1900-02-29T00:00:00Z",
+            "2026-13-01T00:00:00Z",
+            "2026-00-10T00:00:00Z",
+            "2026-12-03T24:00:00Z",
+            "2026-12-03 10:00:00Z",
+        ] {
+            assert!(!super::is_utc_stamp(bad), "{bad}");
+        }
     }
 }

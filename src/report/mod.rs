@@ -779,6 +779,22 @@ fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
                 )));
             }
         }
+        // (Stamps of one form compare as text in time order.)
+        if let Some(f) = m.finished.as_ref().filter(|f| **f < m.started) {
+            return Err(Error::input(format!(
+                "{}: `finished` ({f}) is before `started` ({}), which no run writes; rerun the experiment, or restore manifest.json",
+                dir.join("manifest.json").display(),
+                m.started
+            )));
+        }
+        if let (Some(r), Some(n)) = (m.resumed, m.runs) {
+            if r > n {
+                return Err(Error::input(format!(
+                    "{}: `resumed` is {r}, more than the {n} runs the run finished; rerun the experiment, or restore manifest.json",
+                    dir.join("manifest.json").display()
+                )));
+            }
+        }
     }
     Ok(())
 }
