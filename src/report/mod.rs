@@ -803,9 +803,11 @@ fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
 fn check_run_count(dir: &Path, t: &Table, mf: Option<&manifest::Manifest>) -> Result<()> {
     match mf.and_then(|m| m.runs) {
         Some(n) if n != t.rows.len() => Err(Error::input(format!(
-            "{}: runs.csv has {} rows, but manifest.json says the run finished {n} runs; rerun the experiment, or restore runs.csv",
+            "{}: runs.csv has {} row{}, but manifest.json says the run finished {n} run{}; rerun the experiment, or restore runs.csv",
             dir.display(),
-            t.rows.len()
+            t.rows.len(),
+            if t.rows.len() == 1 { "" } else { "s" },
+            if n == 1 { "" } else { "s" }
         ))),
         _ => Ok(()),
     }

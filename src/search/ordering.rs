@@ -70,8 +70,9 @@ impl OrderTerm {
 fn probability(ordering: &str, text: &str) -> Result<u32, String> {
     match text.trim().parse::<f64>() {
         Ok(p) if (0.0..=1.0).contains(&p) => Ok((p * 1e6).round() as u32),
-        Ok(p) => Err(format!(
-            "ordering `{ordering}`: the probability {p} is outside [0, 1]"
+        Ok(_) => Err(format!(
+            "ordering `{ordering}`: the probability `{}` is outside [0, 1]",
+            text.trim()
         )),
         Err(_) => Err(format!(
             "ordering `{ordering}`: `{text}` is not a probability; write strong:P1:P2 with P1 <= P2 in [0, 1], e.g. strong:0.7:0.9"
