@@ -1061,6 +1061,12 @@ fn toml_grammar_errors_say_what_is_allowed() {
             "allowed: a positive, finite number of seconds",
         ],
     );
+    // Below a nanosecond, a budget would round to none.
+    bad(
+        "depth = 3",
+        "depth = 3\nmax_seconds = 5e-324",
+        &["exp.toml:11:15:", "at least 1e-9 (one nanosecond"],
+    );
     bad(
         "[search]",
         "[sëarch]",

@@ -1983,7 +1983,7 @@ fn whole_from_one(key: &str) -> Option<String> {
 
 /// What `max_seconds` allows.
 pub const MAX_SECONDS_ALLOWED: &str =
-    "a positive, finite number of seconds (leave the key out for no time budget)";
+    "a positive, finite number of seconds, at least 1e-9 (one nanosecond, the clock's unit; leave the key out for no time budget)";
 
 /// `plain_words`' text for a number that does not fit its key.
 /// serde's messages for a number past the key's type (`TOO_LARGE`, `TOO_SMALL` in the file's

@@ -546,7 +546,8 @@ fn limits(path: &Path, src: &str, s: &SearchSection) -> Result<(u32, Option<u64>
         m => m.as_ref().map(|m| *m.get_ref()),
     };
     let max_seconds = match &s.max_seconds {
-        Some(m) if !(*m.get_ref() > 0.0 && m.get_ref().is_finite()) => {
+        // (Below a nanosecond the budget would round to none: 0 ns.)
+        Some(m) if !(*m.get_ref() >= 1e-9 && m.get_ref().is_finite()) => {
             return Err(at(
                 path,
                 src,
