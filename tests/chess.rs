@@ -421,6 +421,14 @@ fn malformed_epd_lines_say_how_epd_is_written() {
         bad_fen(&format!("{board} {rest}"), needle);
         bad_fen(&format!("{board} {rest}"), "each ending with `;`");
     }
+    // Operations that contradict or repeat themselves: bm_hit could not be read.
+    for (rest, needle) in [
+        ("bm Qd1+; am Qd1+;", "`bm` and `am` both list the move d6d1"),
+        ("bm Qd1+; bm Qd2;", "EPD operation `bm` is given twice"),
+        ("bm Qd1+ d6d1;", "lists the move `d6d1` twice"),
+    ] {
+        bad_fen(&format!("{board} {rest}"), needle);
+    }
 }
 
 #[test]

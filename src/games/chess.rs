@@ -795,7 +795,17 @@ fn check_clocks(tail: &Tail) -> Result<(), String> {
 /// each legal on `board`).
 fn suite_ops(board: &Board, ops: &[(String, Vec<String>)]) -> Result<EpdOps, String> {
     let mut out = EpdOps::default();
+    let mut seen: Vec<&str> = Vec::new();
     for (code, operands) in ops {
+        if ["id", "bm", "am"].contains(&code.as_str()) {
+            // A second `bm` would either repeat the first or contradict it.
+            if seen.contains(&code.as_str()) {
+                return Err(format!(
+                    "EPD operation `{code}` is given twice; allowed: one `{code}`, listing all its moves (`{code} e4 d4;`)"
+                ));
+            }
+            seen.push(code);
+        }
         let list = match code.as_str() {
             "id" => {
                 out.id = Some(operands.join(" "));
@@ -811,8 +821,19 @@ fn suite_ops(board: &Board, ops: &[(String, Vec<String>)]) -> Result<EpdOps, Str
         for o in operands {
             let m =
                 parse_san_or_uci(board, o).map_err(|e| format!("EPD operation `{code}`: {e}"))?;
+            if list.contains(&m) {
+                return Err(format!(
+                    "EPD operation `{code}` lists the move `{o}` twice (in any spelling); allowed: each move once"
+                ));
+            }
             list.push(m);
         }
+    }
+    // A move both best and to avoid: bm_hit could not say whether finding it is right.
+    if let Some(m) = out.bm.iter().find(|m| out.am.contains(m)) {
+        return Err(format!(
+            "EPD operations `bm` and `am` both list the move {m}; allowed: a move in one of them"
+        ));
     }
     Ok(out)
 }
