@@ -421,6 +421,15 @@ fn malformed_epd_lines_say_how_epd_is_written() {
         bad_fen(&format!("{board} {rest}"), needle);
         bad_fen(&format!("{board} {rest}"), "each ending with `;`");
     }
+    // Material no game reaches: more promoted pieces than missing pawns.
+    bad_fen(
+        "kqqqqqqq/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQQQQK w - - 0 1",
+        "white has 14 pieces beyond one queen",
+    );
+    bad_fen(
+        "4k3/8/8/8/8/8/PPPPPPPP/QQ2K3 w - - 0 1",
+        "but 8 pawns left: at most 0 promotions",
+    );
     // Operations that contradict or repeat themselves: bm_hit could not be read.
     for (rest, needle) in [
         ("bm Qd1+; am Qd1+;", "`bm` and `am` both list the move d6d1"),

@@ -791,6 +791,35 @@ fn check_clocks(tail: &Tail) -> Result<(), String> {
     Ok(())
 }
 
+/// Refuses material no game reaches: more pieces beyond a side's first queen, two rooks, two bishops and two knights than its missing pawns could have
+/// promoted to (each promotion takes a pawn off the board).
+fn check_material(board: &Board) -> Result<(), String> {
+    for color in [Color::White, Color::Black] {
+        let count = |p: Piece| (board.colors(color) & board.pieces(p)).len() as i32;
+        let pawns = count(Piece::Pawn);
+        let extra = (count(Piece::Queen) - 1).max(0)
+            + (count(Piece::Rook) - 2).max(0)
+            + (count(Piece::Bishop) - 2).max(0)
+            + (count(Piece::Knight) - 2).max(0);
+        let side = if color == Color::White {
+            "white"
+        } else {
+            "black"
+        };
+        // (More than 8 pawns, or 16 pieces, cozy-chess refuses itself: `diagnose_board`.)
+        if extra > 8 - pawns {
+            return Err(format!(
+                "illegal position: {side} has {extra} piece{} beyond one queen and two each of rooks, bishops and knights, which only promotions give, but {pawns} pawn{} left: at most {} promotion{}; allowed: material a game can reach",
+                if extra == 1 { "" } else { "s" },
+                if pawns == 1 { "" } else { "s" },
+                8 - pawns,
+                if 8 - pawns == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The EPD operations a test suite uses: `id`, and the moves of `bm` and `am` (SAN or UCI,
 /// each legal on `board`).
 fn suite_ops(board: &Board, ops: &[(String, Vec<String>)]) -> Result<EpdOps, String> {
@@ -884,6 +913,7 @@ fn parse_text(text: &str) -> Result<Parsed, String> {
     }
     check_castling_squares(&board, castling)?;
     check_double_check(&board)?;
+    check_material(&board)?;
     let ops = suite_ops(&board, &tail.ops)?;
     Ok(Parsed {
         board,
