@@ -2003,3 +2003,37 @@ fn charts_of_facets_alike_or_long_get_files_of_their_own() {
         assert!(md.contains(&format!("(charts/{n})")), "report.md links {n}");
     }
 }
+
+/// A theory figure past what a float holds (a full tree of b = 10^6 to depth 1,000, from a
+/// hand-made runs.csv; harness's own uniform trees stop at b = 1024) is an empty cell in
+/// summary.csv and report.md, not `inf`.
+#[test]
+fn a_theory_figure_past_a_float_is_an_empty_cell() {
+    let rows = vec![vec![
+        ("run_key", "k1".to_string()),
+        ("branching", "1000000".to_string()),
+        ("depth", "1000".to_string()),
+        ("nodes", "5".to_string()),
+        ("max_ply", "3".to_string()),
+    ]];
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("runs.csv"),
+        runs_csv(&["branching"], &[], &rows),
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let summary = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    for text in [&summary, &md] {
+        assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+    }
+    let mut lines = summary.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let row: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let cell = |c: &str| row[head.iter().position(|&h| h == c).unwrap()];
+    // The theory is there (its b, Pearl's ratio); only the trees' sizes are past a float.
+    assert_eq!(cell("theory_branching"), "1000000", "{summary}");
+    assert_ne!(cell("theory_pearl_r"), "", "{summary}");
+    assert_eq!(cell("full_tree_nodes"), "", "{summary}");
+}

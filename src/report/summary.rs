@@ -105,9 +105,13 @@ pub fn cmp_values(a: &str, b: &str) -> Ordering {
 
 /// `v` to `decimals` decimals, or to 7 significant digits where they would hide it: below
 /// `small` in magnitude (0 aside; 6 decimals print a ratio of 4.6e-7 as 0), or from 10^15
-/// on, past the digits a double holds.
+/// on, past the digits a double holds. Empty when `v` is not finite.
 pub fn fixed_or_scientific(v: f64, decimals: usize, small: f64) -> String {
-    if v.is_finite() && v != 0.0 && (v.abs() < small || v.abs() >= 1e15) {
+    // Past what a float holds: no value (see `fmt_num`).
+    if !v.is_finite() {
+        return String::new();
+    }
+    if v != 0.0 && (v.abs() < small || v.abs() >= 1e15) {
         format!("{v:.6e}")
     } else {
         format!("{v:.decimals$}")
@@ -115,8 +119,14 @@ pub fn fixed_or_scientific(v: f64, decimals: usize, small: f64) -> String {
 }
 
 /// A number as summary/report text: integers exactly, others with six decimals, trailing
-/// zeros trimmed. Deterministic (no locale, no platform formatting).
+/// zeros trimmed. Deterministic (no locale, no platform formatting). A value past what a
+/// float holds (a full tree of b = 10^6 to depth 1,000, from a hand-made runs.csv) is an empty
+/// cell, as a value that does not apply is, rather than `inf`, which no reader takes as a
+/// number.
 pub fn fmt_num(v: f64) -> String {
+    if !v.is_finite() {
+        return String::new();
+    }
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
