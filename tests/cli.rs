@@ -450,6 +450,16 @@ fn malformed_positions_are_refused() {
         "positions = [\"start\"]\npositions_file = [\"exp.toml\", \"no-such.txt\"]",
         &["exp.toml:7:31", "cannot read", "no-such.txt"],
     );
+    // A line of the file that is no position: the file's line, then the key that named it.
+    bad(
+        "positions = [\"start\"]",
+        "positions_file = [\"exp.toml\"]",
+        &[
+            "exp.toml:1: tictactoe position: `name = \"t\"`",
+            "(a line of the [game] positions_file at ",
+            "exp.toml:6:19)",
+        ],
+    );
 }
 
 #[test]

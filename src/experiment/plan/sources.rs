@@ -9,7 +9,7 @@ use super::uniform::uniform_positions;
 use super::{GameSetup, MAX_OPENINGS, MAX_OPENING_PLIES, MAX_RUNS};
 use crate::error::{Error, Result};
 use crate::experiment::config::{
-    at, field_span, item_span, locate, read_text, ExperimentFile, GameKind, GameSection,
+    at, field_span, item_span, line_col, locate, read_text, ExperimentFile, GameKind, GameSection,
 };
 use crate::experiment::positions::position_lines;
 
@@ -147,9 +147,12 @@ fn listed_positions(
     Ok(position_texts)
 }
 
-/// The text of every positions file, each with its path (`positions_file` joined to the
-/// experiment file's folder, as error messages name it).
-fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<(PathBuf, String)>> {
+/// A positions file: its path (`positions_file` joined to the experiment file's folder, as
+/// error messages name it), its text, and where the experiment file names it.
+type PositionsFile = (PathBuf, String, std::ops::Range<usize>);
+
+/// The text of every positions file.
+fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<PositionsFile>> {
     let mut file_texts = Vec::new();
     if let Some(f) = &g.positions_file {
         for (i, rel) in f.get_ref().values().iter().enumerate() {
@@ -183,7 +186,7 @@ fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<(PathBuf, S
                     ),
                 ));
             }
-            file_texts.push((full, text));
+            file_texts.push((full, text, span));
         }
     }
     Ok(file_texts)
@@ -197,7 +200,7 @@ fn setup_positions(
     file: &ExperimentFile,
     setup: &GameSetup,
     listed: &[(String, std::ops::Range<usize>)],
-    files: &[(PathBuf, String)],
+    files: &[PositionsFile],
 ) -> Result<Vec<(String, Option<i32>)>> {
     let g = &file.game;
     let mut row = Vec::new();
@@ -212,13 +215,16 @@ fn setup_positions(
         })?;
         row.push((canon, None));
     }
-    for (full, text) in files {
+    for (full, text, span) in files {
         for (line_no, line) in position_lines(text) {
             let parsed = setup.parse_line(line).map_err(|e| {
+                // The file's line first (what to fix), then the key that named the file.
+                let (l, c) = line_col(src, span.start);
                 Error::input(format!(
-                    "{}:{line_no}: {} position: {e}",
+                    "{}:{line_no}: {} position: {e} (a line of the [game] positions_file at {}:{l}:{c})",
                     full.display(),
-                    setup.kind().name()
+                    setup.kind().name(),
+                    path.display()
                 ))
             })?;
             row.push(parsed);
