@@ -791,8 +791,9 @@ fn check_clocks(tail: &Tail) -> Result<(), String> {
     Ok(())
 }
 
-/// Refuses material no game reaches: more pieces beyond a side's first queen, two rooks, two bishops and two knights than its missing pawns could have
-/// promoted to (each promotion takes a pawn off the board).
+/// Refuses material no game reaches: more pieces beyond a side's first queen, two rooks, two
+/// bishops and two knights than its missing pawns could have promoted to (each promotion
+/// takes a pawn off the board).
 fn check_material(board: &Board) -> Result<(), String> {
     for color in [Color::White, Color::Black] {
         let count = |p: Piece| (board.colors(color) & board.pieces(p)).len() as i32;
@@ -829,8 +830,13 @@ fn suite_ops(board: &Board, ops: &[(String, Vec<String>)]) -> Result<EpdOps, Str
         if ["id", "bm", "am"].contains(&code.as_str()) {
             // A second `bm` would either repeat the first or contradict it.
             if seen.contains(&code.as_str()) {
+                let one = if code == "id" {
+                    "one `id`".to_string()
+                } else {
+                    format!("one `{code}`, listing all its moves (`{code} e4 d4;`)")
+                };
                 return Err(format!(
-                    "EPD operation `{code}` is given twice; allowed: one `{code}`, listing all its moves (`{code} e4 d4;`)"
+                    "EPD operation `{code}` is given twice; allowed: {one}"
                 ));
             }
             seen.push(code);

@@ -121,12 +121,9 @@ pub fn fixed_or_scientific(v: f64, decimals: usize, small: f64) -> String {
 /// A number as summary/report text: integers exactly, others with six decimals, trailing
 /// zeros trimmed. Deterministic (no locale, no platform formatting). A value past what a
 /// float holds (a full tree of b = 10^6 to depth 1,000, from a hand-made runs.csv) is an empty
-/// cell, as a value that does not apply is, rather than `inf`, which no reader takes as a
-/// number.
+/// cell (`fixed_or_scientific`), as a value that does not apply is, rather than `inf`, which
+/// no reader takes as a number.
 pub fn fmt_num(v: f64) -> String {
-    if !v.is_finite() {
-        return String::new();
-    }
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {

@@ -396,8 +396,35 @@ fn draw_title<DB: DrawingBackend>(
 
 /// The lines of a title and their font size: one line at the largest size from TITLE_PX down
 /// to 28 px that `fits`, else two lines broken at the space that leaves the longer one
-/// shortest, at the largest size down to 20 px at which both fit (20 px when none does).
+/// shortest, at the largest size down to 20 px at which both fit (20 px when none does). A
+/// line that does not fit even then (a facet of an `explicit:` ordering of every move of a
+/// chess position) is cut and ends in `…`: report.md names the facet in full.
 pub(super) fn title_lines(title: &str, fits: impl Fn(&str, u32) -> bool) -> (Vec<String>, u32) {
+    let (lines, px) = title_lines_uncut(title, &fits);
+    let cut = |line: String| {
+        if fits(&line, px) {
+            return line;
+        }
+        let chars: Vec<char> = line.chars().collect();
+        // The most characters that fit with the ellipsis (a fit is monotone in the length).
+        let (mut lo, mut hi) = (0, chars.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            let head: String = chars[..mid].iter().collect();
+            if fits(&format!("{head}…"), px) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        let head: String = chars[..lo].iter().collect();
+        format!("{}…", head.trim_end())
+    };
+    (lines.into_iter().map(cut).collect(), px)
+}
+
+/// `title_lines` before any line is cut.
+fn title_lines_uncut(title: &str, fits: &impl Fn(&str, u32) -> bool) -> (Vec<String>, u32) {
     let sizes = |min: u32| (min..=TITLE_PX).rev().step_by(2);
     if let Some(px) = sizes(28).find(|&px| fits(title, px)) {
         return (vec![title.to_string()], px);

@@ -235,15 +235,10 @@ fn unique_stems(charts: &mut [Chart]) {
         }
         let mut head = c.stem.trim_end_matches('-').to_string();
         head.truncate(MAX_STEM - 9);
-        c.stem = format!("{head}-{:08x}", fnv1a(&c.facet) as u32);
+        // (FNV-1a, the run keys' hash: fixed by its definition, not by the Rust release.)
+        let hash = crate::experiment::plan::fnv1a(&c.facet) as u32;
+        c.stem = format!("{head}-{hash:08x}");
     }
-}
-
-/// FNV-1a, 64 bits: a hash fixed by its definition (not by the Rust release, as std's is).
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    })
 }
 
 fn slug(text: &str) -> String {

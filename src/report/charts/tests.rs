@@ -253,9 +253,18 @@ fn long_titles_take_two_balanced_lines() {
         lines,
         vec!["x yyyyyyyyyyyyyyyyyy", "zzzzzzzzzzzzzzzzzzzzzzzzzz"]
     );
-    // No space: one line at the smallest size.
+    // No space: one line at the smallest size, cut to fit with an ellipsis (50 characters of
+    // 20 px: 49 and the `…`).
     let t = "w".repeat(200);
-    assert_eq!(title_lines(&t, fits).1, 20);
+    let (lines, px) = title_lines(&t, fits);
+    assert_eq!(px, 20);
+    assert_eq!(lines, vec![format!("{}…", "w".repeat(49))]);
+    // Two lines, the second too long: only it is cut.
+    let t = format!("Nodes searched (ordering {})", "m,".repeat(100));
+    let (lines, px) = title_lines(&t, fits);
+    assert_eq!(lines[0], "Nodes searched (ordering");
+    assert!(lines[1].ends_with('…') && fits(&lines[1], px), "{lines:?}");
+    assert!(!fits(&format!("{}m…", lines[1].trim_end_matches('…')), px));
 }
 
 /// The Wilson score 95% interval of a share (Wilson 1927), checked against the closed form
