@@ -1547,6 +1547,12 @@ fn report_texts_with_control_characters_are_refused() {
             "has no text to draw",
         ],
     );
+    // Zero-width spaces draw nothing either.
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ntitle = \"\\u200b\\u200b\"",
+        &["exp.toml:13:1: [report] title", "has no text to draw"],
+    );
 }
 
 /// `solve` options that do not apply are refused, not ignored, and a benchmark score no

@@ -83,7 +83,7 @@ fn configuration(m: &mut String, i: &Inputs) {
         code_or_none(&i.layout.series)
     } else {
         format!(
-            "{} as `[report]` asks, which each chart keeps where it varies and is not x or facet, adding every other parameter that varies unless the others determine it: the first column of each chart's table below names its series columns",
+            "{} (`[report] series`, by default `ordering`), which each chart keeps where it varies and is not x or facet, adding every other parameter that varies unless the others determine it: the first column of each chart's table below names its series columns",
             code_or_none(&i.layout.series)
         )
     };

@@ -341,7 +341,7 @@ fn check_labels(
             ),
         );
     }
-    if let Some((key, _)) = layout.labels.iter().find(|(_, v)| v.trim().is_empty()) {
+    if let Some((key, _)) = layout.labels.iter().find(|(_, v)| blank(v)) {
         return at_label(
             key,
             format!("`{key}` is labelled with no text; allowed: a text to draw in the legend"),
@@ -610,6 +610,13 @@ pub fn resolve_layout(
 
 /// The `[report]` texts drawn on charts (`title`, `titles`, `labels`) hold no control
 /// character: a chart cannot show one, and SVG (XML) may not hold most of them.
+/// Whether `text` draws nothing: spaces and characters that print as nothing (a zero-width
+/// space) only.
+fn blank(text: &str) -> bool {
+    text.chars()
+        .all(|c| c.is_whitespace() || crate::games::invisible(c))
+}
+
 fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
     // (key, the entry's key when the text is one entry's, the text)
     let mut texts: Vec<(&str, Option<&str>, &str)> = Vec::new();
@@ -636,7 +643,7 @@ fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
         };
         // A blank title draws nothing where the default title would say what the chart is
         // (a blank label is refused with the labels' own checks).
-        if key != "labels" && text.trim().is_empty() {
+        if key != "labels" && blank(text) {
             let at = at();
             let which = entry.map_or(String::new(), |e| format!(" `{e}`"));
             return Err(config::at(

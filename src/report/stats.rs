@@ -39,7 +39,10 @@ impl Stats {
             0.5 * (sorted[n / 2 - 1] + sorted[n / 2])
         };
         let geomean = if sorted[0] > 0.0 {
-            Some((values.iter().map(|v| v.ln()).sum::<f64>() / n as f64).exp())
+            // exp(mean of ln) rounds: one run of 5545 came back as 5545.000000000001, above
+            // its own maximum. It lies within [min, max] exactly.
+            let g = (values.iter().map(|v| v.ln()).sum::<f64>() / n as f64).exp();
+            Some(g.clamp(sorted[0], sorted[n - 1]))
         } else {
             None
         };
@@ -201,8 +204,12 @@ mod tests {
         let s = Stats::of(&[0.0, 3.0, 1.0, 10.0]).unwrap();
         assert_eq!(s.median, 2.0);
         assert_eq!(s.geomean, None);
-        // One value: no interval.
+        // One value: no interval; its geometric mean is itself, not exp(ln) rounded past it.
         assert_eq!(Stats::of(&[5.0]).unwrap().ci95, None);
+        for v in [0.005545, 5545.0, 0.1, 3.0e-7] {
+            let s = Stats::of(&[v]).unwrap();
+            assert_eq!(s.geomean, Some(v), "{v}");
+        }
         assert_eq!(Stats::of(&[]), None);
     }
 }
