@@ -2037,3 +2037,30 @@ fn a_theory_figure_past_a_float_is_an_empty_cell() {
     assert_ne!(cell("theory_pearl_r"), "", "{summary}");
     assert_eq!(cell("full_tree_nodes"), "", "{summary}");
 }
+
+/// nodes-vs-table asked for while the charts pool over the table size: the warning says so,
+/// not that runs.csv has no table sizes.
+#[test]
+fn nodes_vs_table_pooled_over_its_size_says_why() {
+    let (_tmp, dir) = plot_copy("tt-size-nim");
+    let exp = fs::read_to_string(dir.join("experiment.toml")).unwrap();
+    let exp = exp
+        .replace(
+            "x = \"tt_entries\"\nseries = \"tt_replacement\"",
+            "x = \"tt_replacement\"",
+        )
+        .replace("pool = \"depth\"", "pool = [\"depth\", \"tt_entries\"]")
+        .replace(
+            "charts = [\"nodes-vs-table\"]",
+            "charts = [\"nodes-vs-table\", \"nodes\"]",
+        );
+    assert!(exp.contains("pool = [\"depth\", \"tt_entries\"]"));
+    fs::write(dir.join("experiment.toml"), exp).unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("not drawn: `nodes-vs-table`: the charts pool over `tt_entries`"),
+        "{err}"
+    );
+    assert!(!err.contains("no table-size column"), "{err}");
+}

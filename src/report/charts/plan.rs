@@ -518,6 +518,16 @@ fn chartable(
         ChartKind::NodesVsTable => match table_col {
             Some(c) => c.to_string(),
             None => {
+                // A size column the charts pool over is gone from what they draw.
+                if let Some(p) = layout
+                    .pool
+                    .iter()
+                    .find(|p| TABLE_SIZE_COLUMNS.contains(&p.as_str()))
+                {
+                    return Err(format!(
+                        "the charts pool over `{p}`, the table size this chart puts on x; allowed: a `pool` without it"
+                    ));
+                }
                 return Err(format!(
                     "runs.csv has no table-size column with two sizes or more ({})",
                     TABLE_SIZE_COLUMNS.join(", ")
