@@ -182,6 +182,22 @@ impl Frame {
         } else {
             1.0
         };
+        // The step that sets the room around each x and how far apart series stand there. A
+        // wide gap between few x values (depths 1 and 10) would set them so far apart that a
+        // point read off the axis at another x (depth 0 and 2 for depth 1), and the axis
+        // would run to negative depths: on whole numbers it is at most 2 (series then stand
+        // within 0.36 of their x, nearer it than the next whole number), and otherwise at
+        // most a quarter of the x range. (Categories stand a unit apart; a log axis sets them
+        // apart in decades.)
+        let numbers = c.categories.is_none() && !c.log_x;
+        let range = xs.last().zip(xs.first()).map_or(0.0, |(b, a)| b - a);
+        let step = if numbers && xs.iter().all(|x| x.fract() == 0.0) {
+            step.min(2.0)
+        } else if numbers && range > 0.0 {
+            step.min(0.25 * range)
+        } else {
+            step
+        };
         let (x0, x1) = if c.log_x {
             (xmin / 1.6, xmax * 1.6)
         } else if xmin > 0.0 && xmin >= 0.2 * step {

@@ -337,3 +337,24 @@ fn a_single_x_value_gets_one_tick() {
     assert_eq!(x_ticks, 1, "{svg}");
     assert!(svg.lines().any(|l| l.trim() == "4"), "{svg}");
 }
+
+/// Depths 1 and 10: the room around each x and the side-by-side series follow a step of at
+/// most 2 on whole numbers, not the gap of 9, so no series stands nearer another depth than
+/// its own and the axis does not run to negative depths; a gap of 2 or less is kept.
+#[test]
+fn far_apart_whole_x_values_keep_series_near_their_x() {
+    use super::axes::Frame;
+    let mut c = category_chart(&["1", "10"]);
+    c.categories = None;
+    c.series[0].points[1].x = 10.0;
+    c.series[0].points[0].x = 1.0;
+    let f = Frame::of(&c);
+    assert_eq!(f.step, 2.0);
+    assert!(f.x0 >= 0.0, "{}", f.x0);
+    c.series[0].points[1].x = 3.0;
+    assert_eq!(Frame::of(&c).step, 2.0);
+    // Numbers not whole: at most a quarter of their range.
+    c.series[0].points[0].x = 0.5;
+    c.series[0].points[1].x = 100.5;
+    assert_eq!(Frame::of(&c).step, 25.0);
+}
