@@ -401,26 +401,32 @@ fn draw_title<DB: DrawingBackend>(
 /// chess position) is cut and ends in `…`: report.md names the facet in full.
 pub(super) fn title_lines(title: &str, fits: impl Fn(&str, u32) -> bool) -> (Vec<String>, u32) {
     let (lines, px) = title_lines_uncut(title, &fits);
-    let cut = |line: String| {
-        if fits(&line, px) {
-            return line;
+    let lines = lines
+        .into_iter()
+        .map(|line| cut_to_fit(line, |t| fits(t, px)))
+        .collect();
+    (lines, px)
+}
+
+/// `line` as it is when it `fits`, else its longest start that fits with `…` after it.
+pub(super) fn cut_to_fit(line: String, fits: impl Fn(&str) -> bool) -> String {
+    if fits(&line) {
+        return line;
+    }
+    let chars: Vec<char> = line.chars().collect();
+    // The most characters that fit with the ellipsis (a fit is monotone in the length).
+    let (mut lo, mut hi) = (0, chars.len());
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        let head: String = chars[..mid].iter().collect();
+        if fits(&format!("{head}…")) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
         }
-        let chars: Vec<char> = line.chars().collect();
-        // The most characters that fit with the ellipsis (a fit is monotone in the length).
-        let (mut lo, mut hi) = (0, chars.len());
-        while lo < hi {
-            let mid = (lo + hi).div_ceil(2);
-            let head: String = chars[..mid].iter().collect();
-            if fits(&format!("{head}…"), px) {
-                lo = mid;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        let head: String = chars[..lo].iter().collect();
-        format!("{}…", head.trim_end())
-    };
-    (lines.into_iter().map(cut).collect(), px)
+    }
+    let head: String = chars[..lo].iter().collect();
+    format!("{}…", head.trim_end())
 }
 
 /// `title_lines` before any line is cut.

@@ -75,7 +75,8 @@ impl LegendLayout {
 /// (theory lines and the budget mark too when there are no series), so a long theory label
 /// does not force one column on a chart of many short series: an entry wider than a column
 /// gets a row of its own, and the entries after it start a new row. Labels too wide for the
-/// canvas at the usual size get a smaller type (down to 20 px), never clipped.
+/// canvas at the usual size get a smaller type (down to 20 px); one too wide even then is cut
+/// when drawn (`draw_legend`).
 pub(super) fn legend_layout<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     entries: &[LegendEntry],
@@ -202,12 +203,15 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                 legend_marker(legend, (x + SWATCH as i32 / 2, y), i, en.color)?
             }
         }
+        // A label too long for the canvas even at the smallest size (`legend_layout`) is cut
+        // and ends in `…`; report.md's tables name the series in full.
+        let room = (WIDTH - 40).saturating_sub(SWATCH + 16 + 40);
+        let label = super::draw::cut_to_fit(en.label.clone(), |t| {
+            root.estimate_text_size(t, &text)
+                .map_or(true, |(w, _)| w <= room)
+        });
         legend
-            .draw(&Text::new(
-                en.label.clone(),
-                (x + SWATCH as i32 + 16, y),
-                text.clone(),
-            ))
+            .draw(&Text::new(label, (x + SWATCH as i32 + 16, y), text.clone()))
             .map_err(e)?;
     }
     Ok(())

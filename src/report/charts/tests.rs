@@ -358,3 +358,17 @@ fn far_apart_whole_x_values_keep_series_near_their_x() {
     c.series[0].points[1].x = 100.5;
     assert_eq!(Frame::of(&c).step, 25.0);
 }
+
+/// A legend label too long for the canvas even at the smallest type is cut and ends in `…`.
+#[test]
+fn a_legend_label_past_the_canvas_is_cut() {
+    let mut c = category_chart(&["a", "b"]);
+    c.series[0].label = "very long label ".repeat(300);
+    let svg = render_svg(&c).unwrap();
+    let line = svg
+        .lines()
+        .find(|l| l.contains("very long label"))
+        .expect("the label is drawn");
+    assert!(line.contains('…'), "{line}");
+    assert!(line.matches("very long label").count() < 30, "{line}");
+}
