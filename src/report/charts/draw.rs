@@ -256,6 +256,18 @@ pub fn draw<DB: DrawingBackend>(
                     }
                 }
                 draw_marker(&mut $chart, &pts, s.style, col)?;
+                // A value of 0 has no place on a log axis: its marker sits on the axis's floor,
+                // which would read as a small positive value, so `0` is written beside it.
+                if c.log_y {
+                    for &(x, _) in pts.iter().filter(|p| p.1 <= 0.0) {
+                        $chart
+                            .draw_series(std::iter::once(
+                                EmptyElement::at((x, y0))
+                                    + Text::new("0", (14, -30), tick_style.clone().color(&col)),
+                            ))
+                            .map_err(e)?;
+                    }
+                }
             }
             // Theory lines run flat across the band of side-by-side points at each x, so that
             // a point on the theory sits on its line wherever the dodge put it.

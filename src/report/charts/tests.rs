@@ -372,3 +372,17 @@ fn a_legend_label_past_the_canvas_is_cut() {
     assert!(line.contains('…'), "{line}");
     assert!(line.matches("very long label").count() < 30, "{line}");
 }
+
+/// A value of 0 on a log y axis: its marker sits on the floor, and a `0` beside it says it is
+/// no small positive value.
+#[test]
+fn a_zero_on_a_log_axis_is_labelled_0() {
+    let zeros = |y: f64| {
+        let mut c = category_chart(&["a", "b"]);
+        c.whiskers = false;
+        c.series[0].points[0].y = y;
+        let svg = render_svg(&c).unwrap();
+        svg.lines().filter(|l| l.trim() == "0").count()
+    };
+    assert_eq!(zeros(0.0), zeros(5.0) + 1);
+}
