@@ -243,6 +243,17 @@ fn warn_skipped(name: &str, built: &report::Built) {
             n.key, n.name, n.why
         );
     }
+    if !built.no_glyph.is_empty() {
+        let chars: Vec<String> = built
+            .no_glyph
+            .iter()
+            .map(|c| format!("`{c}` (U+{:04X})", *c as u32))
+            .collect();
+        eprintln!(
+            "warning: {name}: the charts' font (DejaVu Sans, embedded) has no glyph for {}: the PNGs draw a box in their place; the SVGs leave them to the viewer's fonts",
+            chars.join(", ")
+        );
+    }
 }
 
 /// `harness theory`: the Knuth–Moore minimal tree, the full tree and Pearl's R*(b) for each

@@ -2064,3 +2064,28 @@ fn nodes_vs_table_pooled_over_its_size_says_why() {
     );
     assert!(!err.contains("no table-size column"), "{err}");
 }
+
+/// Text the embedded font cannot draw (a title in Chinese) is said on stderr, with the
+/// characters, by `run` and by `plot`; text it can draw says nothing.
+#[test]
+fn characters_the_font_cannot_draw_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    let text = |title: &str| {
+        format!("name = \"t\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n[report]\ntitle = \"{title}\"\n")
+    };
+    fs::write(&exp, text("漢字 ünïcödé")).unwrap();
+    let out_dir = tmp.path().join("out");
+    let out = run_exp(&exp, &out_dir).success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("has no glyph for `漢` (U+6F22), `字` (U+5B57): the PNGs draw a box"),
+        "{err}"
+    );
+    let out = harness().arg("plot").arg(&out_dir).assert().success();
+    assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("`漢` (U+6F22)"));
+    fs::write(&exp, text("ünïcödé − ≥")).unwrap();
+    let out = run_exp(&exp, &out_dir).success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(!err.contains("glyph"), "{err}");
+}

@@ -33,6 +33,9 @@ pub struct Built {
     /// The charts `[report] charts` and the theory lines `[report] theory` name that the data
     /// cannot support, each with why (as report.md lists them).
     pub skipped: Vec<charts::NotDrawn>,
+    /// Characters of the charts' text the embedded font has no glyph for (a title in another
+    /// script): the PNGs draw boxes in their place.
+    pub no_glyph: Vec<char>,
 }
 
 /// The files a results folder holds (each written through `NAME.tmp`, `csv::tmp_of`), and its
@@ -743,11 +746,28 @@ pub fn build(dir: &Path) -> Result<Built> {
 
     // 3. Write, each file through a temporary name.
     let files = write_outputs(dir, &charts, &svgs, &pngs, &summary_csv, &md)?;
+    // Every text a chart draws: titles, facets, axis titles, legend labels and headings.
+    let mut no_glyph = Vec::new();
+    for c in &charts {
+        let texts = [&c.title, &c.facet, &c.x_title, &c.y_title]
+            .into_iter()
+            .chain(c.series.iter().chain(&c.theory).map(|q| &q.label))
+            .chain(c.series_columns.iter())
+            .chain(c.categories.iter().flatten());
+        for t in texts {
+            for ch in charts::missing_glyphs(t) {
+                if !no_glyph.contains(&ch) {
+                    no_glyph.push(ch);
+                }
+            }
+        }
+    }
     Ok(Built {
         files,
         charts: charts.len(),
         groups: s.groups.len(),
         skipped,
+        no_glyph,
     })
 }
 

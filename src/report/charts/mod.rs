@@ -46,6 +46,24 @@ use axes::canvas_height;
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 const FAMILY: &str = "sans-serif";
 
+/// The characters of `text` the embedded font has no glyph for (each once, in order): the PNG
+/// draws a box for each. Spaces and control characters aside.
+pub fn missing_glyphs(text: &str) -> Vec<char> {
+    use ab_glyph::Font;
+    static PARSED: std::sync::OnceLock<Option<ab_glyph::FontRef<'static>>> =
+        std::sync::OnceLock::new();
+    let Some(font) = PARSED.get_or_init(|| ab_glyph::FontRef::try_from_slice(FONT).ok()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for c in text.chars() {
+        if !c.is_whitespace() && !c.is_control() && font.glyph_id(c).0 == 0 && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Registers the embedded font as plotters' `sans-serif` (idempotent).
 pub fn register_font() -> Result<()> {
     static DONE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
