@@ -2089,3 +2089,22 @@ fn characters_the_font_cannot_draw_are_named() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(!err.contains("glyph"), "{err}");
 }
+
+/// A facet where a chart asked for has nothing to draw while others do (facet = "tt" with
+/// x = tt_entries: the runs without a table have no x) is named, not dropped in silence.
+#[test]
+fn a_facet_with_nothing_to_draw_is_named() {
+    let (_tmp, dir) = plot_copy("tt-size-nim");
+    let exp = fs::read_to_string(dir.join("experiment.toml")).unwrap();
+    let exp = exp.replace("facet = \"ordering\"", "facet = \"tt\"");
+    assert!(exp.contains("facet = \"tt\""));
+    fs::write(dir.join("experiment.toml"), exp).unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("not drawn: `nodes-vs-table`: not for the facet `tt=off`: no group there has a value to draw (x = `tt_entries`)"),
+        "{err}"
+    );
+    let md = fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("not for the facet `tt=off`"), "{md}");
+}

@@ -362,10 +362,25 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
         };
         let series = series_columns(s, layout, &x);
         let before = charts.len();
+        let mut empty = Vec::new();
         for (facet, groups) in facets(s, layout) {
-            if let Some(c) = chart_for(s, layout, kind, &x, &series, &facet, &groups) {
-                charts.push(c);
+            match chart_for(s, layout, kind, &x, &series, &facet, &groups) {
+                Some(c) => charts.push(c),
+                None => empty.push(facet),
             }
+        }
+        // Some facets drawn and others not (facet = "tt" with x = tt_entries: the runs
+        // without a table have no x): the others are named, not dropped in silence.
+        if charts.len() > before && !empty.is_empty() {
+            let names: Vec<String> = empty.iter().map(|f| format!("`{f}`")).collect();
+            skipped.push(chart_skipped(
+                kind,
+                format!(
+                    "not for the facet{} {}: no group there has a value to draw (x = `{x}`)",
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", ")
+                ),
+            ));
         }
         if charts.len() == before {
             let why = if kind == ChartKind::Ebf && s.groups.iter().any(|g| g.budget_short > 0) {
