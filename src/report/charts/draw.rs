@@ -39,6 +39,7 @@ pub fn draw<DB: DrawingBackend>(
         .map(|w| (w[1] / w[0]).log10())
         .fold(f64::INFINITY, f64::min);
     let integer_x = c.categories.is_none() && xs.iter().all(|x| x.fract() == 0.0) && !c.log_x;
+    let nonnegative_x = xs.iter().all(|&x| x >= 0.0);
     let tick_style = TextStyle::from((FAMILY, TICK_PX).into_font());
     let rotate = vertical.is_some();
     let cats = c.categories.clone();
@@ -57,6 +58,11 @@ pub fn draw<DB: DrawingBackend>(
             return String::new();
         }
         if integer_x {
+            // No negative label on an axis of values from 0 up (a depth of 0): the room left
+            // of 0 is for the series set side by side there.
+            if *v < -1e-6 && nonnegative_x {
+                return String::new();
+            }
             if (v - v.round()).abs() < 1e-6 {
                 format!("{}", v.round() as i64)
             } else {

@@ -386,3 +386,15 @@ fn a_zero_on_a_log_axis_is_labelled_0() {
     };
     assert_eq!(zeros(0.0), zeros(5.0) + 1);
 }
+
+/// An axis of whole values from 0 up (depth 0) labels no negative tick: the room left of 0 is
+/// for the series set side by side there.
+#[test]
+fn an_axis_from_0_labels_no_negative_tick() {
+    let mut c = category_chart(&["0", "3"]);
+    c.categories = None;
+    c.series[0].points[1].x = 3.0;
+    let svg = render_svg(&c).unwrap();
+    assert!(svg.lines().any(|l| l.trim() == "0"), "{svg}");
+    assert!(!svg.lines().any(|l| l.trim() == "-1"), "{svg}");
+}
