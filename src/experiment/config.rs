@@ -1765,12 +1765,7 @@ fn dotted_key_error(
     // in `tt.enabled.x`), the last being the one that made it a table.
     let key_start = start + line.len() - line.trim_start().len();
     let (prefix, _) = key.rsplit_once('.')?;
-    // Parts may be quoted (`kind."x"`): named without their quotes.
-    let prefix = prefix
-        .split('.')
-        .map(|p| p.trim().trim_matches(['"', '\'']))
-        .collect::<Vec<_>>()
-        .join(".");
+    let prefix = key_parts(prefix).join(".");
     // `quiescence` and `random_openings` do take a table, but one whose place in the file is
     // recorded, which the TOML reader has not got for a table made of dotted keys.
     let text = match prefix.rsplit('.').next() {
@@ -1781,6 +1776,14 @@ fn dotted_key_error(
         ),
     };
     Some(at(path, src, key_start..key_start + key.len(), text))
+}
+
+/// The parts of a dotted key as the file writes it (`kind."x"`, a header's `search . tt`),
+/// each without its spaces and quotes, as messages name them.
+fn key_parts(key: &str) -> Vec<&str> {
+    key.split('.')
+        .map(|p| p.trim().trim_matches(['"', '\'']))
+        .collect()
 }
 
 /// The error for a table header (`[report.x]`) whose last part names a key that takes a value,
@@ -1796,10 +1799,7 @@ fn header_table_error(
     let line = src.get(span.start..)?.lines().next()?.trim_end();
     let header = line.strip_prefix('[').filter(|h| !h.starts_with('['))?;
     let header = header.split(']').next()?;
-    let parts: Vec<String> = header
-        .split('.')
-        .map(|p| p.trim().trim_matches(['"', '\'']).to_string())
-        .collect();
+    let parts = key_parts(header);
     let (key, table) = parts.split_last()?;
     if table.is_empty() {
         return None;
