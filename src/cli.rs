@@ -19,6 +19,10 @@ pub struct Cli {
 pub enum Command {
     /// Run an experiment file and write results/<name>/runs.csv.
     Run(RunArgs),
+    /// Merge the shards of an experiment (`harness run FILE --shard I/N`, each run on its own
+    /// machine or job) into one results folder, equal to what one machine's `harness run`
+    /// writes but for the wall-clock columns and the manifest.
+    Merge(MergeArgs),
     /// Rebuild summary.csv, charts/ and report.md of a results folder from its runs.csv
     /// (no search is run; the files equal those `harness run` wrote).
     Plot {
@@ -66,6 +70,23 @@ pub struct RunArgs {
     /// (by default a rerun of the same file by the same build resumes them).
     #[arg(long)]
     pub fresh: bool,
+    /// Run only shard I of N (e.g. 2/8: one job of a job array): the runs whose run key
+    /// hashes to it, into results/<name>/shard-I-of-N (or --out) with no report; `harness
+    /// merge` joins the N shards.
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true, value_parser = |s: &str| s.parse::<harness::experiment::shard::Shard>())]
+    pub shard: Option<harness::experiment::shard::Shard>,
+}
+
+/// The options of `harness merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The experiment file the shards ran (TOML).
+    pub file: PathBuf,
+    /// The shard folders (default: the folders named shard-I-of-N in the output folder).
+    pub shards: Vec<PathBuf>,
+    /// Output folder (default: results/<name>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// The options of `harness theory`.

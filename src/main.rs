@@ -4,12 +4,12 @@
 mod cli;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
 
-use harness::experiment::{config, partial, plan, runner};
+use harness::experiment::{config, partial, plan, runner, shard};
 use harness::report;
 use harness::Error;
 
@@ -71,6 +71,7 @@ fn note(text: std::fmt::Arguments) {
 fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
     match cmd {
         cli::Command::Run(a) => run(a),
+        cli::Command::Merge(a) => merge(a),
         cli::Command::Plot { dir } => {
             // Held while the report is written: a run, or another plot, into the same folder
             // waits its turn rather than writing the same files at once.
@@ -98,8 +99,25 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
     }
 }
 
+/// The experiment file read, planned and checked as every command that runs or merges it
+/// checks it, before any folder is touched.
+fn load_checked(file: &Path) -> anyhow::Result<(config::ExperimentFile, String, plan::Plan)> {
+    let (parsed, src) = config::load(file)?;
+    let plan = plan::build(file, &src, &parsed)?;
+    runner::validate_plan_in(&plan, file, &src)?;
+    report::check_layout(
+        &runner::blank_records(&plan),
+        &plan.name,
+        parsed.report.as_ref(),
+        file,
+        &src,
+    )?;
+    Ok((parsed, src, plan))
+}
+
 /// `harness run`: checks the experiment, searches every run (resuming an interrupted run of
-/// the same plan), writes runs.csv and the manifest, then the report.
+/// the same plan), writes runs.csv and the manifest, then the report. With `--shard I/N`,
+/// only the runs of shard I, into the shard's folder, without a report.
 fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     let cli::RunArgs {
         file,
@@ -107,10 +125,10 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         jobs,
         quiet,
         fresh,
+        shard,
     } = a;
     let jobs = usize::from(jobs);
-    let (parsed, src) = config::load(&file)?;
-    let plan = plan::build(&file, &src, &parsed)?;
+    let (parsed, src, plan) = load_checked(&file)?;
     let repeated = plan.repeated_positions();
     if !repeated.is_empty() {
         const SHOWN: usize = 5;
@@ -123,16 +141,20 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
             if more > 0 { format!("; and {more} more") } else { String::new() }
         ));
     }
-    let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
+    // A shard's partial file and shard.jsonl carry the whole plan's header: the merge checks
+    // every shard against the plan it makes itself.
+    let header = partial::Header::current(&plan);
+    let total = plan.runs.len();
+    let plan = match shard {
+        Some(s) => s.select(&plan),
+        None => plan,
+    };
+    let results = PathBuf::from("results").join(&plan.name);
+    let dir = out.unwrap_or_else(|| match shard {
+        Some(s) => results.join(s.folder()),
+        None => results,
+    });
     // Everything is checked before the folder gets its experiment copy and manifest.
-    runner::validate_plan_in(&plan, &file, &src)?;
-    report::check_layout(
-        &runner::blank_records(&plan),
-        &plan.name,
-        parsed.report.as_ref(),
-        &file,
-        &src,
-    )?;
     runner::check_table_memory(&plan, jobs)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
     runner::prepare_output(&dir)?;
@@ -148,7 +170,6 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     // An interrupted run of the same plan by the same build: its finished runs are
     // taken as they are (a partial file of anything else is an error, before the
     // folder is touched).
-    let header = partial::Header::current(&plan);
     let done = partial::load(&dir, &header, fresh)?;
     let resumed = partial::resumable(&plan, &done);
     if resumed > 0 && !quiet {
@@ -160,6 +181,14 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
             plan.runs.len() - resumed
         ));
     }
+    if plan.runs.is_empty() && !quiet {
+        if let Some(s) = shard {
+            note(format_args!(
+                "{}: shard {s} holds none of the {total} runs; it is written empty, for the merge",
+                plan.name
+            ));
+        }
+    }
     let mut manifest = report::manifest::Manifest::start(
         &plan.name,
         &file,
@@ -169,6 +198,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         plan.runs.len(),
     );
     manifest.resumed = (resumed > 0).then_some(resumed);
+    manifest.shard = shard.map(|s| s.to_string());
     // The unfinished manifest first: from here until it is finished, the folder is
     // marked as a run in progress (`harness plot` refuses it), whatever else it holds.
     // Then the new experiment's copy, and no report of an earlier run.
@@ -178,25 +208,146 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     let opts = runner::RunOptions {
         jobs,
         quiet,
-        header: Some(header),
+        header: Some(header.clone()),
         done,
     };
     let records = runner::run_plan(&plan, &dir, &opts)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
-    manifest.finish(records.len());
+    let budget = records
+        .iter()
+        .filter(|r| r.status != harness::search::Status::Ok)
+        .count();
+    let resumed_note = if resumed > 0 {
+        format!(", {resumed} resumed")
+    } else {
+        String::new()
+    };
+    if let Some(s) = shard {
+        // The shard's runs for the merge, then its end time: a folder with a finished
+        // manifest always has its shard.jsonl.
+        shard::write(&dir, &header, &records)?;
+        manifest.finish(records.len());
+        manifest.write(&dir)?;
+        partial::remove(&dir)?;
+        return say(format_args!(
+            "{}: shard {s}: {} of {total} runs ({budget} stopped by a budget{resumed_note}) -> {}\n{}: once all {} shards have finished, `harness merge {}` (with the shard folders, if they are not in {}) writes the results\n",
+            plan.name,
+            records.len(),
+            dir.join("runs.csv").display(),
+            plan.name,
+            s.count,
+            file.display(),
+            PathBuf::from("results").join(&plan.name).display()
+        ));
+    }
+    let built = finish(&plan, &dir, &mut manifest, &records)?;
+    say(format_args!(
+        "{}: {} runs ({} stopped by a budget{resumed_note}) -> {}\n{}: {} groups, {} charts -> {}\n",
+        plan.name,
+        records.len(),
+        budget,
+        dir.join("runs.csv").display(),
+        plan.name,
+        built.groups,
+        built.charts,
+        dir.join("report.md").display()
+    ))
+}
+
+/// `harness merge`: the shards of one experiment (`harness run --shard`) into one results
+/// folder, written as `harness run` writes it, every run taken from its shard.
+fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
+    let cli::MergeArgs { file, shards, out } = a;
+    let (parsed, src, plan) = load_checked(&file)?;
+    let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
+    let shards = if shards.is_empty() {
+        shard::find(&dir)
+    } else {
+        shards
+    };
+    let header = partial::Header::current(&plan);
+    if shards.is_empty() {
+        return Err(harness::Error::input(format!(
+            "{}: no shard folders (named shard-I-of-N) in it; `harness run {} --shard I/N` writes shard I of N into {} (or --out DIR); or name the shard folders after the experiment file",
+            dir.display(),
+            file.display(),
+            dir.join("shard-I-of-N").display()
+        ))
+        .into());
+    }
+    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
+    if let Some(s) = shards.iter().find(|s| same(s, &dir)) {
+        return Err(harness::Error::input(format!(
+            "{}: is a shard folder as well as the output folder; the merge writes into a folder of its own (--out DIR; default results/{})",
+            s.display(),
+            plan.name
+        ))
+        .into());
+    }
+    let merged = shard::gather(&plan, &header, &shards)?;
+    runner::prepare_output(&dir)?;
+    let _lock = runner::lock_output(&dir)?;
+    report::check_results_folder(&dir, &plan.name, &file)?;
+    let mut manifest =
+        report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, 1, plan.runs.len());
+    manifest.threads = merged.shards.iter().map(|s| s.threads).max().unwrap_or(1);
+    let mut cpus: Vec<&str> = merged
+        .shards
+        .iter()
+        .filter_map(|s| s.cpu.as_deref())
+        .collect();
+    cpus.sort_unstable();
+    cpus.dedup();
+    manifest.cpu = (!cpus.is_empty()).then(|| cpus.join("; "));
+    let count = merged.shards.len();
+    manifest.merged = merged.shards;
     manifest.write(&dir)?;
-    partial::remove(&dir)?;
-    let built = report::build(&dir).map_err(|e| {
+    report::save_experiment(&dir, &src)?;
+    report::remove_report(&dir)?;
+    // Every run is finished in its shard: the runner searches none, and writes runs.csv as
+    // it writes a resumed run's.
+    let opts = runner::RunOptions {
+        jobs: 1,
+        quiet: true,
+        header: Some(header),
+        done: merged.done,
+    };
+    let records = runner::run_plan(&plan, &dir, &opts)?;
+    let budget = records
+        .iter()
+        .filter(|r| r.status != harness::search::Status::Ok)
+        .count();
+    let built = finish(&plan, &dir, &mut manifest, &records)?;
+    say(format_args!(
+        "{}: {} runs from {count} shards ({budget} stopped by a budget) -> {}\n{}: {} groups, {} charts -> {}\n",
+        plan.name,
+        records.len(),
+        dir.join("runs.csv").display(),
+        plan.name,
+        built.groups,
+        built.charts,
+        dir.join("report.md").display()
+    ))
+}
+
+/// The end of a run or merge whose runs.csv is written: the manifest's end time, the partial
+/// file removed, the report built, and the warnings the results call for.
+fn finish(
+    plan: &plan::Plan,
+    dir: &Path,
+    manifest: &mut report::manifest::Manifest,
+    records: &[harness::report::csv::RunRecord],
+) -> anyhow::Result<report::Built> {
+    manifest.finish(records.len());
+    manifest.write(dir)?;
+    partial::remove(dir)?;
+    let built = report::build(dir).map_err(|e| {
         anyhow::Error::new(e).context(format!(
             "{} is written, but the report is not; fix the cause and run `harness plot {}`",
             dir.join("runs.csv").display(),
             dir.display()
         ))
     })?;
-    let budget = records
-        .iter()
-        .filter(|r| r.status != harness::search::Status::Ok)
-        .count();
     // A solve that proves another score than the positions file's is a finding (a
     // table with few key bits, naive-exact bounds) or a fault: never silent.
     let differ = records
@@ -215,22 +366,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         );
     }
     warn_skipped(&plan.name, &built);
-    say(format_args!(
-        "{}: {} runs ({} stopped by a budget{}) -> {}\n{}: {} groups, {} charts -> {}\n",
-        plan.name,
-        records.len(),
-        budget,
-        if resumed > 0 {
-            format!(", {resumed} resumed")
-        } else {
-            String::new()
-        },
-        dir.join("runs.csv").display(),
-        plan.name,
-        built.groups,
-        built.charts,
-        dir.join("report.md").display()
-    ))
+    Ok(built)
 }
 
 /// A chart `[report] charts` or a theory line `[report] theory` names that the data cannot

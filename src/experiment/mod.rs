@@ -6,6 +6,7 @@ pub mod partial;
 pub mod plan;
 pub mod positions;
 pub mod runner;
+pub mod shard;
 pub mod solve;
 
 /// The text of `harness list`: games, algorithms and orderings with their options.

@@ -272,7 +272,7 @@ pub fn remove(dir: &Path) -> Result<()> {
     crate::report::csv::remove_if_present(&dir.join(FILE))
 }
 
-fn json_line<T: Serialize>(x: &T) -> Result<String> {
+pub(crate) fn json_line<T: Serialize>(x: &T) -> Result<String> {
     let mut s = serde_json::to_string(x).map_err(|e| Error::Internal(format!("JSON: {e}")))?;
     s.push('\n');
     Ok(s)

@@ -45,6 +45,31 @@ pub struct Manifest {
     /// (their time columns were measured by that run); absent when none were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resumed: Option<usize>,
+    /// `I/N` in the folder of shard I of N (`harness run --shard`): it holds that shard's runs
+    /// only, for `harness merge`; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// In a folder `harness merge` wrote: the shards it merged, in shard order (their own
+    /// machines, threads and times; the merge's are this manifest's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged: Vec<ShardRun>,
+}
+
+/// One merged shard, as its manifest.json recorded it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ShardRun {
+    /// `I/N`.
+    pub shard: String,
+    /// The shard's folder, as the merge was given it.
+    pub folder: String,
+    pub runs: usize,
+    pub cpu: Option<String>,
+    pub threads: usize,
+    pub git_commit: Option<String>,
+    pub started: String,
+    pub finished: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resumed: Option<usize>,
 }
 
 impl Manifest {
@@ -86,6 +111,8 @@ impl Manifest {
             finished: None,
             runs: None,
             resumed: None,
+            shard: None,
+            merged: Vec::new(),
         }
     }
 

@@ -434,7 +434,18 @@ fn environment(m: &mut String, i: &Inputs) {
             );
             let _ = writeln!(m, "| rustc | {} |", cell(&un(&mf.rustc)));
             let _ = writeln!(m, "| CPU | {} |", cell(&un(&mf.cpu)));
-            let _ = writeln!(m, "| threads | {} |", mf.threads);
+            if mf.merged.is_empty() {
+                let _ = writeln!(m, "| threads | {} |", mf.threads);
+            } else {
+                let threads: Vec<String> =
+                    mf.merged.iter().map(|s| s.threads.to_string()).collect();
+                let _ = writeln!(
+                    m,
+                    "| merged | {} shards (`harness merge`), each run on its own; their folders, machines and times are in manifest.json |",
+                    mf.merged.len()
+                );
+                let _ = writeln!(m, "| threads, by shard | {} |", threads.join(", "));
+            }
             if let Some(n) = mf.resumed {
                 let _ = writeln!(
                     m,

@@ -688,6 +688,13 @@ pub fn build(dir: &Path) -> Result<Built> {
     check_output_names(dir)?;
     // 1. Inputs.
     let mf = manifest::Manifest::read(dir)?;
+    if let Some(shard) = mf.as_ref().and_then(|m| m.shard.as_deref()) {
+        return Err(Error::input(format!(
+            "{}: holds shard {shard} of experiment `{}`, a part of its runs, whose report would describe that part alone; merge the shards into one results folder with `harness merge FILE` (FILE: the experiment file), which writes the report",
+            dir.display(),
+            mf.as_ref().map_or("", |m| m.experiment.as_str())
+        )));
+    }
     check_finished(dir, mf.as_ref())?;
     let t = table::read_runs(&dir.join("runs.csv"))?;
     check_writable(dir)?;

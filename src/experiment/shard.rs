@@ -1,0 +1,387 @@
+//! Shards: one experiment's runs split across machines (`harness run --shard I/N`, one job of
+//! a Slurm array or a GNU parallel line each) and merged back (`harness merge`) into the
+//! results one machine would have written.
+//!
+//! A run belongs to shard `I` of `N` by its run key alone (a hash of the key, scaled onto
+//! `0..N`), never by its place in the grid or by what ran before, so every machine that reads
+//! the same experiment file picks the same runs, and the `N` shards hold every run exactly
+//! once. A shard's folder keeps its finished runs in `shard.jsonl`: the header and lines of
+//! `runs.csv.partial` (see `partial`), for the whole plan, so the merge takes each run as a
+//! resumed run is taken and writes runs.csv, summary and charts through the one code path a
+//! single machine uses. Shards balance runs by count, not by cost: a grid whose deep runs
+//! dominate its time may finish its shards far apart.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use super::partial::{json_line, Finished, Header};
+use super::plan::{fnv1a, mix, Plan};
+use crate::error::{Error, Result};
+use crate::report::csv::RunRecord;
+use crate::report::manifest::{Manifest, ShardRun};
+
+/// The file of a shard's finished runs, in the shard's folder.
+pub const FILE: &str = "shard.jsonl";
+
+/// The most shards one experiment is split into.
+pub const MAX_COUNT: u32 = 1_000_000;
+
+/// Shard `index` (from 1) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `I/N`, two whole numbers in digits with 1 ≤ I ≤ N ≤ `MAX_COUNT`.
+    fn from_str(s: &str) -> std::result::Result<Shard, String> {
+        let allowed = || {
+            format!(
+                "allowed: I/N, two whole numbers with 1 ≤ I ≤ N ≤ {MAX_COUNT} (shard I of N), e.g. 2/8"
+            )
+        };
+        let (i, n) = s.split_once('/').ok_or_else(allowed)?;
+        let num = |t: &str| crate::games::parse_digits::<u32>(t.trim());
+        match (num(i), num(n)) {
+            (Some(index), Some(count)) if index >= 1 && index <= count && count <= MAX_COUNT => {
+                Ok(Shard { index, count })
+            }
+            _ => Err(allowed()),
+        }
+    }
+}
+
+impl Shard {
+    /// The shard (from 1) of `count` that the run with this key belongs to: the key's FNV-1a
+    /// hash, mixed (FNV-1a's low bits follow few of the key's bits: its last bit is the parity
+    /// of the bytes' last bits, which would put depths 2, 4 and 6 in one shard of two), then
+    /// scaled onto 0..count by its high bits.
+    pub fn of_key(key: &str, count: u32) -> u32 {
+        let h = mix(0, fnv1a(key));
+        ((u128::from(h) * u128::from(count)) >> 64) as u32 + 1
+    }
+
+    /// Whether the run with this key is in this shard.
+    pub fn holds(&self, key: &str) -> bool {
+        Shard::of_key(key, self.count) == self.index
+    }
+
+    /// The shard's default folder name inside the experiment's results folder.
+    pub fn folder(&self) -> String {
+        format!("shard-{}-of-{}", self.index, self.count)
+    }
+
+    /// The plan's runs in this shard, in plan order.
+    pub fn select(&self, plan: &Plan) -> Plan {
+        Plan {
+            runs: plan
+                .runs
+                .iter()
+                .filter(|r| self.holds(&r.key))
+                .cloned()
+                .collect(),
+            ..plan.clone()
+        }
+    }
+}
+
+/// Writes `dir/shard.jsonl` atomically: `header` (the whole plan's, see `partial::Header`)
+/// and a line per record.
+pub fn write(dir: &Path, header: &Header, records: &[RunRecord]) -> Result<()> {
+    let mut text = json_line(header)?;
+    for r in records {
+        text.push_str(&json_line(&Finished::of(r))?);
+    }
+    crate::report::csv::write_atomic(&dir.join(FILE), text.as_bytes())
+}
+
+/// The shard folders `harness merge` finds by itself: the folders named `shard-I-of-N` in
+/// `dir` (the experiment's results folder), sorted by name.
+pub fn find(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| parse_folder(n).is_some())
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+/// `shard-I-of-N` as a shard.
+fn parse_folder(name: &str) -> Option<Shard> {
+    let rest = name.strip_prefix("shard-")?;
+    let (i, n) = rest.split_once("-of-")?;
+    format!("{i}/{n}").parse().ok()
+}
+
+/// What the merge takes from the shards: every finished run by key, and each shard's line
+/// for the merged manifest (in shard order).
+pub struct Merged {
+    pub done: HashMap<String, Finished>,
+    pub shards: Vec<ShardRun>,
+}
+
+/// Reads the shard folders `dirs` of `plan` (whose header is `header`) and checks that they
+/// are the `N` shards of this plan, each finished, each once, run by one build, and that
+/// together they hold every run of the plan exactly once. Any fault is an input error naming
+/// the folder and what to do.
+pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> {
+    let name = &plan.name;
+    if dirs.is_empty() {
+        return Err(Error::input(format!(
+            "{name}: no shard folders to merge; allowed: the folders `harness run FILE --shard I/N` wrote"
+        )));
+    }
+    let mut by_shard: BTreeMap<Shard, (&PathBuf, Manifest, Vec<Finished>)> = BTreeMap::new();
+    let mut build: Option<(String, &PathBuf)> = None;
+    for dir in dirs {
+        let shown = dir.display();
+        let bad = |what: String| Error::input(format!("{shown}: {what}"));
+        if !dir.is_dir() {
+            return Err(bad(
+                "not a folder; allowed: the folders `harness run FILE --shard I/N` wrote".into(),
+            ));
+        }
+        let mf = Manifest::read(dir)?.ok_or_else(|| {
+            bad(
+                "no manifest.json, so not a shard folder; allowed: the folders `harness run FILE --shard I/N` wrote"
+                    .to_string(),
+            )
+        })?;
+        if mf.experiment != *name {
+            return Err(bad(format!(
+                "holds experiment `{}`, not `{name}`; merge only the shards of the experiment file given",
+                mf.experiment
+            )));
+        }
+        let Some(shard) = mf.shard.as_deref() else {
+            return Err(bad(format!(
+                "holds the results of a whole run of `{name}`, not a shard (its manifest.json names no shard); allowed: the folders `harness run FILE --shard I/N` wrote"
+            )));
+        };
+        let shard: Shard = shard.parse().map_err(|_| {
+            bad(format!(
+                "manifest.json's `shard` is `{shard}`, which `harness run` does not write; rerun the shard"
+            ))
+        })?;
+        if mf.finished.is_none() {
+            return Err(bad(format!(
+                "shard {shard} has not finished (its manifest.json has no end time): let it finish, or rerun it with `harness run FILE --shard {shard}` (which resumes it)"
+            )));
+        }
+        let (theirs, lines) = read(&dir.join(FILE))?;
+        let why = if theirs.format != header.format {
+            Some(format!("in format {}", theirs.format))
+        } else if theirs.experiment != header.experiment {
+            Some(format!("for experiment `{}`", theirs.experiment))
+        } else if theirs.plan_hash != header.plan_hash {
+            Some("for other runs than this experiment file makes (its grid, seed or budgets, or the positions it lists or reads from a positions file, differ from the shard's)".to_string())
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(bad(format!(
+                "shard {shard} was run {why}; merge shards of the same experiment file, or rerun the shard with it"
+            )));
+        }
+        // The shards' counters come from one build (the same code computes the same
+        // counters); the merging build only copies them.
+        match &build {
+            Some((b, first)) if *b != theirs.build || b.is_empty() => {
+                return Err(bad(format!(
+                    "shard {shard} was run by another build of harness than {} was; the counters of two builds need not agree, so rerun the shards with one build",
+                    first.display()
+                )));
+            }
+            Some(_) => {}
+            None => build = Some((theirs.build.clone(), dir)),
+        }
+        if let Some((other, (odir, ..))) = by_shard.iter().find(|(s, _)| s.count != shard.count) {
+            return Err(bad(format!(
+                "is shard {shard}, but {} is shard {other}: a split into {} and one into {}; merge the shards of one split",
+                odir.display(),
+                shard.count,
+                other.count
+            )));
+        }
+        if let Some((other, ..)) = by_shard.get(&shard) {
+            return Err(bad(format!(
+                "is shard {shard}, and so is {}; name each shard once",
+                other.display()
+            )));
+        }
+        let wanted = shard.select(plan).runs.len();
+        if lines.len() != wanted || mf.runs != Some(wanted) {
+            return Err(bad(format!(
+                "shard {shard} holds {} finished runs, but the experiment puts {wanted} in it; rerun the shard",
+                lines.len()
+            )));
+        }
+        if let Some(f) = lines.iter().find(|f| !shard.holds(&f.run_key)) {
+            return Err(bad(format!(
+                "{FILE} holds run {}, which is not in shard {shard}; rerun the shard",
+                f.run_key
+            )));
+        }
+        by_shard.insert(shard, (dir, mf, lines));
+    }
+    let count = first_count(&by_shard);
+    let missing: Vec<String> = (1..=count)
+        .map(|index| Shard { index, count })
+        .filter(|s| !by_shard.contains_key(s))
+        .map(|s| s.to_string())
+        .collect();
+    if !missing.is_empty() {
+        let shown: Vec<&str> = missing.iter().take(8).map(String::as_str).collect();
+        return Err(Error::input(format!(
+            "{name}: {} of the {count} shards missing: {}{}; run each with `harness run FILE --shard I/N`, then merge all {count}",
+            missing.len(),
+            shown.join(", "),
+            if missing.len() > shown.len() { ", ..." } else { "" }
+        )));
+    }
+    let mut done = HashMap::new();
+    let mut shards = Vec::new();
+    for (shard, (dir, mf, lines)) in by_shard {
+        shards.push(ShardRun {
+            shard: shard.to_string(),
+            folder: dir.display().to_string(),
+            runs: lines.len(),
+            cpu: mf.cpu,
+            threads: mf.threads,
+            git_commit: mf.git_commit,
+            started: mf.started,
+            finished: mf.finished.unwrap_or_default(),
+            resumed: mf.resumed,
+        });
+        for f in lines {
+            done.insert(f.run_key.clone(), f);
+        }
+    }
+    // Every run of the plan, as the plan has it (key and seed).
+    if let Some(run) = plan
+        .runs
+        .iter()
+        .find(|r| !done.get(&r.key).is_some_and(|f| f.is_of(r)))
+    {
+        return Err(Error::input(format!(
+            "{name}: no shard holds run {} as this experiment file makes it; rerun shard {} of {count}",
+            run.key,
+            Shard::of_key(&run.key, count)
+        )));
+    }
+    Ok(Merged { done, shards })
+}
+
+fn first_count<T>(by_shard: &BTreeMap<Shard, T>) -> u32 {
+    by_shard.keys().next().map_or(1, |s| s.count)
+}
+
+/// `shard.jsonl`: its header and lines. Written whole by a finished shard, so any line that
+/// does not parse means a damaged file.
+fn read(path: &Path) -> Result<(Header, Vec<Finished>)> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::input(format!(
+            "{shown}: cannot read ({e}); a finished shard writes it: rerun the shard"
+        ))
+    })?;
+    let mut lines = text.lines();
+    let damaged = |n: usize| {
+        Error::input(format!(
+            "{shown}:{n}: damaged (not a line harness writes); rerun the shard"
+        ))
+    };
+    let header: Header = lines
+        .next()
+        .and_then(|l| serde_json::from_str(l).ok())
+        .ok_or_else(|| damaged(1))?;
+    let mut seen = HashMap::new();
+    let mut out = Vec::new();
+    for (i, l) in lines.enumerate() {
+        let f: Finished = serde_json::from_str(l).map_err(|_| damaged(i + 2))?;
+        if seen.insert(f.run_key.clone(), i + 2).is_some() {
+            return Err(damaged(i + 2));
+        }
+        out.push(f);
+    }
+    Ok((header, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_refuse() {
+        assert_eq!("2/8".parse(), Ok(Shard { index: 2, count: 8 }));
+        assert_eq!("1/1".parse(), Ok(Shard { index: 1, count: 1 }));
+        for bad in [
+            "0/3",
+            "4/3",
+            "3",
+            "a/b",
+            "-1/3",
+            "1/0",
+            "1/1000001",
+            "1.5/3",
+            "",
+        ] {
+            let e = bad.parse::<Shard>().unwrap_err();
+            assert!(e.contains("1 ≤ I ≤ N"), "{bad}: {e}");
+        }
+        assert_eq!(
+            parse_folder("shard-3-of-4"),
+            Some(Shard { index: 3, count: 4 })
+        );
+        assert_eq!(parse_folder("shard-5-of-4"), None);
+        assert_eq!(parse_folder("shards"), None);
+    }
+
+    /// Keys that differ only in a digit's parity land in both of two shards (plain FNV-1a
+    /// mod 2 would put depths 2, 4, 6, ... together), and every key is in exactly one shard.
+    #[test]
+    fn keys_spread_over_the_shards() {
+        let keys: Vec<String> = (1..=400)
+            .map(|d| format!("alg=alphabeta;depth={d:04};ordering=natural;pos=00;rep=000"))
+            .collect();
+        for count in [2u32, 3, 7, 16] {
+            let mut per = vec![0usize; count as usize];
+            for k in &keys {
+                let s = Shard::of_key(k, count);
+                assert!((1..=count).contains(&s));
+                let holders = (1..=count)
+                    .filter(|&index| Shard { index, count }.holds(k))
+                    .count();
+                assert_eq!(holders, 1);
+                per[s as usize - 1] += 1;
+            }
+            let even = keys.len() / count as usize;
+            for (i, n) in per.iter().enumerate() {
+                assert!(
+                    *n * 10 >= even * 7 && *n * 10 <= even * 13,
+                    "{count} shards: shard {} holds {n} of {} keys",
+                    i + 1,
+                    keys.len()
+                );
+            }
+        }
+    }
+}

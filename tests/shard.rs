@@ -1,0 +1,306 @@
+//! Shards: `harness run --shard I/N` on each of N machines and `harness merge` give the
+//! results one machine gives (every column but the wall-clock ones; the same summary,
+//! charts and report but for its environment section), and a merge of the wrong folders is
+//! refused with exit 2.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+
+fn harness() -> Command {
+    Command::cargo_bin("harness").unwrap()
+}
+
+/// A grid that mixes what decides runs.csv's columns (a table on and off, iterative
+/// deepening on and off, random orderings repeated), so shards hold different kinds of runs.
+const TTT: &str = r#"
+name = "shards"
+seed = 7
+[game]
+kind = "tictactoe"
+positions = ["start", "4,0", "x.o.x...."]
+[search]
+algorithm = ["alphabeta", "negamax"]
+depth = [2, 4]
+ordering = ["natural", "random"]
+repetitions = 2
+iterative = [false, true]
+[search.tt]
+enabled = [false, true]
+entries = 1024
+"#;
+
+/// EPD positions with `bm`: runs.csv gets the `bm_hit` column from the results.
+const CHESS: &str = r#"
+name = "shards-chess"
+seed = 3
+[game]
+kind = "chess"
+positions = [
+  "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+; id \"BK.01\";",
+  "3r1k2/4npp1/1ppr3p/p6P/P2PPPP1/1NR5/5K2/2R5 w - - bm d5; id \"BK.02\";",
+  "start",
+]
+[search]
+algorithm = "alphabeta"
+depth = [1, 2]
+ordering = ["static", "natural"]
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn run(args: &[&str], file: &Path, out: &Path) {
+    harness()
+        .args(["run", "--quiet"])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg(file)
+        .assert()
+        .success();
+}
+
+/// A CSV without its wall-clock columns.
+fn without_time(path: &Path) -> Vec<Vec<String>> {
+    let mut r = csv::Reader::from_path(path).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| {
+            let h = &header[i];
+            !harness::report::csv::TIME_COLUMNS
+                .iter()
+                .any(|t| h == t || h.starts_with(&format!("{t}_")))
+        })
+        .collect();
+    let mut out = vec![keep.iter().map(|&i| header[i].clone()).collect()];
+    for rec in r.records() {
+        let rec = rec.unwrap();
+        out.push(keep.iter().map(|&i| rec[i].to_string()).collect());
+    }
+    out
+}
+
+/// report.md without its environment section (machine, threads, command).
+fn without_environment(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let start = text.find("## Environment").unwrap();
+    let end = start + text[start..].find("\n## ").unwrap();
+    format!("{}{}", &text[..start], &text[end..])
+}
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Runs `text` whole and in `n` shards (into `<merged>/shard-I-of-N`), merges them, and
+/// checks that both folders hold the same results.
+fn whole_equals_merged(text: &str, n: u32) -> (tempfile::TempDir, Vec<usize>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "e.toml", text);
+    let whole = tmp.path().join("whole");
+    let merged = tmp.path().join("merged");
+    run(&["--jobs", "2"], &file, &whole);
+    let mut sizes = Vec::new();
+    for i in 1..=n {
+        let shard = merged.join(format!("shard-{i}-of-{n}"));
+        run(
+            &["--jobs", "1", "--shard", &format!("{i}/{n}")],
+            &file,
+            &shard,
+        );
+        // A shard has its runs and no report.
+        assert!(shard.join("shard.jsonl").is_file());
+        assert!(!shard.join("report.md").exists());
+        let rows = csv::Reader::from_path(shard.join("runs.csv"))
+            .unwrap()
+            .records()
+            .count();
+        sizes.push(rows);
+    }
+    // The merge finds the shard folders in its output folder by itself.
+    harness()
+        .arg("merge")
+        .arg(&file)
+        .arg("--out")
+        .arg(&merged)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(format!("from {n} shards")));
+    let all = without_time(&whole.join("runs.csv"));
+    assert_eq!(sizes.iter().sum::<usize>(), all.len() - 1);
+    assert_eq!(without_time(&merged.join("runs.csv")), all);
+    assert_eq!(
+        without_time(&merged.join("summary.csv")),
+        without_time(&whole.join("summary.csv"))
+    );
+    assert_eq!(
+        files(&merged.join("charts")),
+        files(&whole.join("charts")),
+        "charts"
+    );
+    assert_eq!(
+        without_environment(&merged.join("report.md")),
+        without_environment(&whole.join("report.md"))
+    );
+    let report = std::fs::read_to_string(merged.join("report.md")).unwrap();
+    assert!(
+        report.contains(&format!("| merged | {n} shards")),
+        "{report}"
+    );
+    assert!(!merged.join("runs.csv.partial").exists());
+    // The merged folder is a results folder like any: it plots to the same files.
+    let before = std::fs::read(merged.join("report.md")).unwrap();
+    harness().arg("plot").arg(&merged).assert().success();
+    assert_eq!(std::fs::read(merged.join("report.md")).unwrap(), before);
+    (tmp, sizes)
+}
+
+#[test]
+fn shards_merge_into_what_one_machine_writes() {
+    let (_tmp, sizes) = whole_equals_merged(TTT, 3);
+    // 3 positions, 2 depths, 3 orderings with their repetitions, iterative or not; a table
+    // for alpha-beta only: 36 runs of negamax, 72 of alpha-beta.
+    assert_eq!(sizes.iter().sum::<usize>(), 108);
+    assert!(sizes.iter().all(|&s| s > 0), "{sizes:?}");
+}
+
+#[test]
+fn chess_shards_keep_bm_hit() {
+    let (tmp, _) = whole_equals_merged(CHESS, 4);
+    let merged = without_time(&tmp.path().join("merged/runs.csv"));
+    let col = merged[0].iter().position(|h| h == "bm_hit").unwrap();
+    assert!(merged[1..].iter().any(|r| !r[col].is_empty()));
+}
+
+/// More shards than runs: the empty shards are written, and merged.
+#[test]
+fn empty_shards_merge() {
+    let text = "name = \"few\"\n[game]\nkind = \"nim\"\npositions = [\"3,4\", \"1,2\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 3\n";
+    let (_tmp, sizes) = whole_equals_merged(text, 5);
+    assert_eq!(sizes.iter().sum::<usize>(), 2);
+    assert!(sizes.contains(&0));
+}
+
+/// The error of `harness merge FILE ARGS...` (exit 2).
+fn merge_error(file: &Path, args: &[&Path]) -> String {
+    // In the file's folder, so that a merge that wrote would write into it.
+    let out = harness()
+        .current_dir(file.parent().unwrap())
+        .arg("merge")
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn wrong_shards_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "e.toml", TTT);
+    let s = |i: u32, n: u32| tmp.path().join(format!("r/shard-{i}-of-{n}"));
+    for (i, n) in [(1, 3), (2, 3), (3, 3), (1, 2)] {
+        run(&["--shard", &format!("{i}/{n}")], &file, &s(i, n));
+    }
+    let e = merge_error(&file, &[&s(1, 3), &s(3, 3)]);
+    assert!(e.contains("1 of the 3 shards missing: 2/3"), "{e}");
+    let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(2, 3), &s(3, 3)]);
+    assert!(e.contains("is shard 2/3, and so is"), "{e}");
+    let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(3, 3), &s(1, 2)]);
+    assert!(e.contains("a split into 2 and one into 3"), "{e}");
+    // Another seed makes other runs.
+    let other = write(
+        tmp.path(),
+        "other.toml",
+        &TTT.replace("seed = 7", "seed = 8"),
+    );
+    let e = merge_error(&other, &[&s(1, 3), &s(2, 3), &s(3, 3)]);
+    assert!(
+        e.contains("for other runs than this experiment file makes"),
+        "{e}"
+    );
+    // A whole run's folder, a missing folder, and no shard folders at all.
+    let whole = tmp.path().join("whole");
+    run(&[], &file, &whole);
+    let e = merge_error(&file, &[&whole]);
+    assert!(e.contains("not a shard"), "{e}");
+    let e = merge_error(&file, &[&tmp.path().join("nothing")]);
+    assert!(e.contains("not a folder"), "{e}");
+    let e = merge_error(&file, &[Path::new("--out"), &whole]);
+    assert!(e.contains("no shard folders (named shard-I-of-N)"), "{e}");
+    // The output folder cannot be one of the shards.
+    let e = merge_error(
+        &file,
+        &[&s(1, 3), &s(2, 3), &s(3, 3), Path::new("--out"), &s(1, 3)],
+    );
+    assert!(
+        e.contains("is a shard folder as well as the output folder"),
+        "{e}"
+    );
+    // A shard that has not finished, and a damaged shard.jsonl.
+    let mf = s(2, 3).join("manifest.json");
+    let text = std::fs::read_to_string(&mf).unwrap();
+    let unfinished: String = text
+        .lines()
+        .filter(|l| !l.contains("\"finished\""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&mf, unfinished).unwrap();
+    let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(3, 3)]);
+    assert!(e.contains("shard 2/3 has not finished"), "{e}");
+    std::fs::write(&mf, text).unwrap();
+    let jsonl = s(3, 3).join("shard.jsonl");
+    let lines = std::fs::read_to_string(&jsonl).unwrap();
+    std::fs::write(&jsonl, &lines[..lines.len() - 20]).unwrap();
+    let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(3, 3)]);
+    assert!(e.contains("shard.jsonl:") && e.contains("damaged"), "{e}");
+    // Nothing was written where the merge would have written.
+    assert!(!tmp.path().join("results").exists());
+    // A shard folder has no report of its own.
+    let out = harness().arg("plot").arg(s(1, 3)).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("holds shard 1/3") && err.contains("harness merge"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_shard_options_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "e.toml", TTT);
+    for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/1000001"] {
+        let out = harness()
+            .args(["run", "--quiet", "--shard", bad, "--out"])
+            .arg(tmp.path().join("out"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("allowed: I/N") && err.contains("1 ≤ I ≤ N"),
+            "{bad}: {err}"
+        );
+        assert!(!tmp.path().join("out").exists());
+    }
+}
