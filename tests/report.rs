@@ -1512,7 +1512,8 @@ fn the_manifest_names_the_build_commit() {
 
 /// A manifest whose `started` or `finished` is not a time harness writes (a hand edit: a
 /// word, a month 13, a 30 February), whose `finished` is before its `started`, or whose
-/// `resumed` passes its `runs`, is refused by `plot`, naming the key.
+/// `resumed` passes its `runs`, or that has its end time without its `runs`, is refused by
+/// `plot`, naming the key.
 #[test]
 fn plot_refuses_a_manifest_time_harness_did_not_write() {
     let not_a_time =
@@ -1543,6 +1544,11 @@ fn plot_refuses_a_manifest_time_harness_did_not_write() {
             "resumed",
             serde_json::json!(1000),
             "`resumed` is 1000, more than the 1 runs".to_string(),
+        ),
+        (
+            "runs",
+            serde_json::Value::Null,
+            "has `finished` but no `runs`".to_string(),
         ),
     ] {
         let bad: serde_json::Value = bad;

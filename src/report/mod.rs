@@ -821,6 +821,14 @@ fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
                 m.started
             )));
         }
+        // Every run writes its run count with its end time: without it, runs.csv's rows
+        // could not be checked against the runs the run finished.
+        if m.finished.is_some() && m.runs.is_none() {
+            return Err(Error::input(format!(
+                "{}: has `finished` but no `runs` (the number of runs the run finished), which no run writes; rerun the experiment, or restore manifest.json",
+                dir.join("manifest.json").display()
+            )));
+        }
         if let (Some(r), Some(n)) = (m.resumed, m.runs) {
             if r > n {
                 return Err(Error::input(format!(
