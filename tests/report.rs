@@ -2071,6 +2071,36 @@ fn nodes_vs_table_pooled_over_its_size_says_why() {
     assert!(!err.contains("no table-size column"), "{err}");
 }
 
+/// nodes-vs-table faceted by the table size would draw one size a chart: not drawn, and the
+/// warning names the key.
+#[test]
+fn nodes_vs_table_faceted_by_its_own_size_says_why() {
+    let (_tmp, dir) = plot_copy("tt-size-nim");
+    let exp = fs::read_to_string(dir.join("experiment.toml")).unwrap();
+    let exp = exp
+        .replace(
+            "x = \"tt_entries\"\nseries = \"tt_replacement\"\nfacet = \"ordering\"",
+            "x = \"tt_replacement\"\nfacet = \"tt_entries\"",
+        )
+        .replace(
+            "charts = [\"nodes-vs-table\"]",
+            "charts = [\"nodes-vs-table\", \"nodes\"]",
+        );
+    assert!(exp.contains("facet = \"tt_entries\""));
+    fs::write(dir.join("experiment.toml"), exp).unwrap();
+    let out = harness().arg("plot").arg(&dir).assert().success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("not drawn: `nodes-vs-table`: the charts' facet is `tt_entries`"),
+        "{err}"
+    );
+    assert!(!dir.join("charts").read_dir().unwrap().any(|e| e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .starts_with("nodes-vs-table")));
+}
+
 /// Text the embedded font cannot draw (a title in Chinese) is said on stderr, with the
 /// characters, by `run` and by `plot`; text it can draw says nothing.
 #[test]

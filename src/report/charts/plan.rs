@@ -531,6 +531,13 @@ fn chartable(
 ) -> Result<String, String> {
     let x = match kind {
         ChartKind::NodesVsTable => match table_col {
+            // Faceted by the size, a chart would hold one size. (A series of sizes is
+            // swapped with x: the sizes go on x, x's values become the series.)
+            Some(c) if layout.facet.iter().any(|f| f == c) => {
+                return Err(format!(
+                    "the charts' facet is `{c}`, the table size this chart puts on x, so each chart would hold one size; allowed: a `facet` without it"
+                ));
+            }
             Some(c) => c.to_string(),
             None => {
                 // A size column the charts pool over is gone from what they draw.
