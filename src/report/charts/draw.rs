@@ -134,7 +134,14 @@ pub fn draw<DB: DrawingBackend>(
                     .clone()
                     .transform(FontTransform::Rotate270)
                     .pos(Pos::new(HPos::Right, VPos::Center));
-                for (i, l) in c.categories.iter().flatten().enumerate() {
+                // Too many categories for a label each (the labels' glyphs, about three
+                // quarters of the font's size across when written vertically, side by side
+                // pass the axis's width): every k-th is labelled, from the first, so none
+                // overlap.
+                let gap = ($chart.backend_coord(&(1.0, y0)).0 - $chart.backend_coord(&(0.0, y0)).0)
+                    .max(1) as u32;
+                let every = (TICK_PX * 3 / 4 + 2).div_ceil(gap).max(1) as usize;
+                for (i, l) in c.categories.iter().flatten().enumerate().step_by(every) {
                     let (px, py) = $chart.backend_coord(&(i as f64, y0));
                     root.draw(&Text::new(l.clone(), (px, py + 12), style.clone()))
                         .map_err(e)?;

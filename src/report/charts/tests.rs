@@ -398,3 +398,24 @@ fn an_axis_from_0_labels_no_negative_tick() {
     assert!(svg.lines().any(|l| l.trim() == "0"), "{svg}");
     assert!(!svg.lines().any(|l| l.trim() == "-1"), "{svg}");
 }
+
+/// More categories than fit a label each side by side (their vertical labels' height passes
+/// the axis's width) get every k-th label, from the first: none overlap, and every label
+/// drawn is a category's.
+#[test]
+fn crowded_category_labels_are_thinned() {
+    let count = |n: usize| {
+        let labels: Vec<String> = (0..n).map(|i| format!("c{i:03}")).collect();
+        let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let svg = render_svg(&category_chart(&refs)).unwrap();
+        labels
+            .iter()
+            .filter(|l| svg.lines().any(|s| s.trim() == l.as_str()))
+            .count()
+    };
+    // A few categories are labelled side by side; 40 vertically, each; 120 every k-th.
+    assert_eq!(count(5), 5);
+    assert_eq!(count(40), 40);
+    let shown = count(120);
+    assert!((30..120).contains(&shown), "{shown}");
+}
