@@ -160,6 +160,27 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     runner::prepare_output(&dir)?;
     let _lock = runner::lock_output(&dir)?;
     let earlier = report::check_results_folder(&dir, &plan.name, &file)?;
+    // A shard and a whole run (or two shards) never share a folder: one would replace the
+    // other's results with another set of runs.
+    if let Some(m) = earlier
+        .as_ref()
+        .filter(|m| m.shard.as_deref() != shard.map(|s| s.to_string()).as_deref())
+    {
+        let theirs = m.shard.as_deref().map_or(
+            format!("the results of a whole run of `{}`", plan.name),
+            |s| format!("shard {s} of `{}`", plan.name),
+        );
+        let ours = shard.map_or("this whole run".to_string(), |s| format!("shard {s}"));
+        let home = shard.map_or(PathBuf::from("results").join(&plan.name), |s| {
+            PathBuf::from("results").join(&plan.name).join(s.folder())
+        });
+        return Err(harness::Error::input(format!(
+            "{}: holds {theirs} (manifest.json), which {ours} would replace with other runs; allowed: a new or empty folder, or {ours}'s own (default {}); pass another --out DIR, or move the files away",
+            dir.display(),
+            home.display()
+        ))
+        .into());
+    }
     // A partial file beside a manifest with its end time is a finished run's, killed after
     // the end time and before it removed the file: every run is in runs.csv, nothing is
     // interrupted, so the leftover goes (rather than being resumed, or refused as an
@@ -230,7 +251,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         manifest.write(&dir)?;
         partial::remove(&dir)?;
         return say(format_args!(
-            "{}: shard {s}: {} of {total} runs ({budget} stopped by a budget{resumed_note}) -> {}\n{}: once all {} shards have finished, `harness merge {}` (with the shard folders, if they are not in {}) writes the results\n",
+            "{}: shard {s}: {} of {total} runs ({budget} stopped by a budget{resumed_note}) -> {}\n{}: once all {} shards have finished, `harness merge {}` merges the folders named shard-I-of-N in {} (or list the shard folders after the file)\n",
             plan.name,
             records.len(),
             dir.join("runs.csv").display(),
@@ -261,20 +282,21 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
     let (parsed, src, plan) = load_checked(&file)?;
     let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
     let shards = if shards.is_empty() {
-        shard::find(&dir)
+        shard::find(&dir)?
     } else {
         shards
     };
     let header = partial::Header::current(&plan);
     if shards.is_empty() {
         return Err(harness::Error::input(format!(
-            "{}: no shard folders (named shard-I-of-N) in it; `harness run {} --shard I/N` writes shard I of N into {} (or --out DIR); or name the shard folders after the experiment file",
+            "{}: no shard folders (named shard-I-of-N) in it; `harness run {} --shard I/N` writes shard I of N into {} (or --out DIR); or list the shard folders after the experiment file",
             dir.display(),
             file.display(),
             dir.join("shard-I-of-N").display()
         ))
         .into());
     }
+    let merged = shard::gather(&plan, &header, &shards)?;
     let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
     if let Some(s) = shards.iter().find(|s| same(s, &dir)) {
         return Err(harness::Error::input(format!(
@@ -284,7 +306,6 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    let merged = shard::gather(&plan, &header, &shards)?;
     runner::prepare_output(&dir)?;
     let _lock = runner::lock_output(&dir)?;
     report::check_results_folder(&dir, &plan.name, &file)?;
@@ -301,6 +322,7 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
     manifest.cpu = (!cpus.is_empty()).then(|| cpus.join("; "));
     let count = merged.shards.len();
     manifest.merged = merged.shards;
+    let _shard_locks = merged.locks;
     manifest.write(&dir)?;
     report::save_experiment(&dir, &src)?;
     report::remove_report(&dir)?;

@@ -1428,7 +1428,7 @@ fn a_folder_takes_one_run_at_a_time() {
     let second = run_into(&file, &out, &["--quiet"]).code(2);
     let err = String::from_utf8_lossy(&second.get_output().stderr).to_string();
     assert!(
-        err.contains("another `harness run` (or a `harness plot`) is writing into this folder"),
+        err.contains("another `harness run` (or a `harness merge` or `harness plot`) is writing into this folder"),
         "{err}"
     );
     first.kill().unwrap();

@@ -96,6 +96,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
         .map(|p| {
             (
                 p.file_name().unwrap().to_string_lossy().into_owned(),
@@ -223,7 +224,26 @@ fn wrong_shards_are_refused() {
     let e = merge_error(&file, &[&s(1, 3), &s(3, 3)]);
     assert!(e.contains("1 of the 3 shards missing: 2/3"), "{e}");
     let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(2, 3), &s(3, 3)]);
+    assert!(e.contains("named twice"), "{e}");
+    // A copy of a shard under another name is that shard again.
+    let copy = tmp.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for f in [
+        "manifest.json",
+        "shard.jsonl",
+        "runs.csv",
+        "experiment.toml",
+    ] {
+        std::fs::copy(s(2, 3).join(f), copy.join(f)).unwrap();
+    }
+    let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &copy, &s(3, 3)]);
     assert!(e.contains("is shard 2/3, and so is"), "{e}");
+    // The folder holding the shards, given for them.
+    let e = merge_error(&file, &[&tmp.path().join("r")]);
+    assert!(
+        e.contains("holds shard folders (shard-1-of-2, shard-1-of-3"),
+        "{e}"
+    );
     let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(3, 3), &s(1, 2)]);
     assert!(e.contains("a split into 2 and one into 3"), "{e}");
     // Another seed makes other runs.
@@ -303,4 +323,116 @@ fn bad_shard_options_are_refused() {
         );
         assert!(!tmp.path().join("out").exists());
     }
+}
+
+/// A shard never runs into a whole run's folder or another shard's, nor a whole run into a
+/// shard's: each would replace the other's results with another set of runs. Refused (exit
+/// 2), the results left as they were.
+#[test]
+fn shards_and_whole_runs_keep_to_their_folders() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "e.toml", TTT);
+    let whole = tmp.path().join("whole");
+    let one = tmp.path().join("one");
+    run(&[], &file, &whole);
+    run(&["--shard", "1/3"], &file, &one);
+    let before = (files(&whole), files(&one));
+    for (args, out, expect) in [
+        (
+            vec!["--shard", "1/3"],
+            &whole,
+            "holds the results of a whole run of `shards` (manifest.json), which shard 1/3 would replace",
+        ),
+        (
+            vec!["--shard", "2/3"],
+            &one,
+            "holds shard 1/3 of `shards` (manifest.json), which shard 2/3 would replace",
+        ),
+        (
+            vec![],
+            &one,
+            "holds shard 1/3 of `shards` (manifest.json), which this whole run would replace",
+        ),
+    ] {
+        let o = harness()
+            .args(["run", "--quiet"])
+            .args(&args)
+            .arg("--out")
+            .arg(out)
+            .arg(&file)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(expect), "{args:?}: {err}");
+    }
+    assert_eq!((files(&whole), files(&one)), before);
+    // The same shard reruns into its own folder.
+    run(&["--shard", "1/3"], &file, &one);
+}
+
+/// shard.jsonl and the shard's manifest, edited by hand: each fault is named.
+#[test]
+fn a_shard_edited_by_hand_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "e.toml", TTT);
+    let r = tmp.path().join("r");
+    for i in 1..=2 {
+        run(
+            &["--shard", &format!("{i}/2")],
+            &file,
+            &r.join(format!("shard-{i}-of-2")),
+        );
+    }
+    let merged = tmp.path().join("merged");
+    let merge = |expect: Option<&str>| {
+        let o = harness()
+            .current_dir(tmp.path())
+            .arg("merge")
+            .arg(&file)
+            .arg("--out")
+            .arg(&merged)
+            .arg(r.join("shard-1-of-2"))
+            .arg(r.join("shard-2-of-2"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).to_string();
+        match expect {
+            None => assert!(o.status.success(), "{err}"),
+            Some(e) => {
+                assert_eq!(o.status.code(), Some(2), "{err}");
+                assert!(err.contains(e), "{err}");
+            }
+        }
+    };
+    let jsonl = r.join("shard-2-of-2/shard.jsonl");
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    // A blank last line (an editor's) is fine.
+    std::fs::write(&jsonl, format!("{text}\n")).unwrap();
+    merge(None);
+    // A line twice.
+    let second = text.lines().nth(1).unwrap();
+    std::fs::write(&jsonl, format!("{text}{second}\n")).unwrap();
+    let n = text.lines().count() + 1;
+    merge(Some(&format!(":{n}: run ")));
+    merge(Some("again (first on line 2)"));
+    std::fs::write(&jsonl, &text).unwrap();
+    // The manifest's run count.
+    let mf = r.join("shard-2-of-2/manifest.json");
+    let m = std::fs::read_to_string(&mf).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&m).unwrap();
+    v["runs"] = serde_json::json!(999);
+    std::fs::write(&mf, v.to_string()).unwrap();
+    merge(Some(
+        "manifest.json says shard 2/2 finished 999 runs, but it has",
+    ));
+    // Without its manifest, a shard's folder is still no results folder to plot.
+    std::fs::remove_file(&mf).unwrap();
+    let o = harness()
+        .arg("plot")
+        .arg(r.join("shard-2-of-2"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("holds a shard of an experiment"));
 }

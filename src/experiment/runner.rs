@@ -457,7 +457,7 @@ pub fn lock_output(dir: &Path) -> Result<FolderLock> {
     match f.try_lock() {
         Ok(()) => Ok(FolderLock { _held: Some(f) }),
         Err(std::fs::TryLockError::WouldBlock) => Err(Error::input(format!(
-            "{}: another `harness run` (or a `harness plot`) is writing into this folder; wait for it to finish (a run that is stopped resumes when rerun), or pass another --out DIR",
+            "{}: another `harness run` (or a `harness merge` or `harness plot`) is writing into this folder; wait for it to finish (a run that is stopped resumes when rerun), or pass another --out DIR",
             dir.display()
         ))),
         Err(std::fs::TryLockError::Error(_)) => Ok(FolderLock { _held: None }),

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::partial::{json_line, Finished, Header};
 use super::plan::{fnv1a, mix, Plan};
+use super::runner::{lock_output, FolderLock};
 use crate::error::{Error, Result};
 use crate::report::csv::RunRecord;
 use crate::report::manifest::{Manifest, ShardRun};
@@ -106,10 +107,18 @@ pub fn write(dir: &Path, header: &Header, records: &[RunRecord]) -> Result<()> {
 
 /// The shard folders `harness merge` finds by itself: the folders named `shard-I-of-N` in
 /// `dir` (the experiment's results folder), sorted by name.
-pub fn find(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
+pub fn find(dir: &Path) -> Result<Vec<PathBuf>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        let what = if e.kind() == std::io::ErrorKind::NotFound {
+            "does not exist".to_string()
+        } else {
+            format!("cannot read: {e}")
+        };
+        Error::input(format!(
+            "{}: {what}; `harness merge FILE` looks there for the folders named shard-I-of-N that `harness run FILE --shard I/N` writes (pass --out DIR for another folder, or list the shard folders after FILE)",
+            dir.display()
+        ))
+    })?;
     let mut found: Vec<PathBuf> = entries
         .filter_map(|e| e.ok())
         .map(|e| e.path())
@@ -121,7 +130,7 @@ pub fn find(dir: &Path) -> Vec<PathBuf> {
         })
         .collect();
     found.sort();
-    found
+    Ok(found)
 }
 
 /// `shard-I-of-N` as a shard.
@@ -136,6 +145,9 @@ fn parse_folder(name: &str) -> Option<Shard> {
 pub struct Merged {
     pub done: HashMap<String, Finished>,
     pub shards: Vec<ShardRun>,
+    /// The shard folders' locks, held until the merge has written its results: no rerun of a
+    /// shard changes it meanwhile.
+    pub locks: Vec<FolderLock>,
 }
 
 /// Reads the shard folders `dirs` of `plan` (whose header is `header`) and checks that they
@@ -151,6 +163,8 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
     }
     let mut by_shard: BTreeMap<Shard, (&PathBuf, Manifest, Vec<Finished>)> = BTreeMap::new();
     let mut build: Option<(String, &PathBuf)> = None;
+    let mut locks = Vec::new();
+    let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
     for dir in dirs {
         let shown = dir.display();
         let bad = |what: String| Error::input(format!("{shown}: {what}"));
@@ -159,12 +173,39 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
                 "not a folder; allowed: the folders `harness run FILE --shard I/N` wrote".into(),
             ));
         }
-        let mf = Manifest::read(dir)?.ok_or_else(|| {
-            bad(
+        // One folder named twice (perhaps in two spellings) is one shard, and its lock is
+        // held already.
+        let canon = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        if let Some((_, first)) = seen.iter().find(|(c, _)| *c == canon) {
+            return Err(bad(format!(
+                "named twice (also as {}); name each shard once",
+                first.display()
+            )));
+        }
+        seen.push((canon, dir));
+        let lock = lock_output(dir).map_err(|_| {
+            bad("a `harness run` is writing into it now; merge once it has finished".into())
+        })?;
+        let Some(mf) = Manifest::read(dir)? else {
+            // The folder that holds the shard folders, given for them.
+            let inside = find(dir).unwrap_or_default();
+            if !inside.is_empty() {
+                return Err(bad(format!(
+                    "holds shard folders ({}{}), and is not one itself; list them after FILE, or leave the folders out to merge those in the output folder (--out DIR, default results/{name})",
+                    inside
+                        .iter()
+                        .take(3)
+                        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if inside.len() > 3 { ", ..." } else { "" }
+                )));
+            }
+            return Err(bad(
                 "no manifest.json, so not a shard folder; allowed: the folders `harness run FILE --shard I/N` wrote"
                     .to_string(),
-            )
-        })?;
+            ));
+        };
         if mf.experiment != *name {
             return Err(bad(format!(
                 "holds experiment `{}`, not `{name}`; merge only the shards of the experiment file given",
@@ -187,9 +228,13 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
             )));
         }
         let (theirs, lines) = read(&dir.join(FILE))?;
-        let why = if theirs.format != header.format {
-            Some(format!("in format {}", theirs.format))
-        } else if theirs.experiment != header.experiment {
+        if theirs.format != header.format {
+            return Err(bad(format!(
+                "{FILE} is in format {}, not {} as this harness writes; merge with the harness that ran the shards, or rerun the shard",
+                theirs.format, header.format
+            )));
+        }
+        let why = if theirs.experiment != header.experiment {
             Some(format!("for experiment `{}`", theirs.experiment))
         } else if theirs.plan_hash != header.plan_hash {
             Some("for other runs than this experiment file makes (its grid, seed or budgets, or the positions it lists or reads from a positions file, differ from the shard's)".to_string())
@@ -228,10 +273,19 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
             )));
         }
         let wanted = shard.select(plan).runs.len();
-        if lines.len() != wanted || mf.runs != Some(wanted) {
+        let runs = |n: usize| format!("{n} run{}", if n == 1 { "" } else { "s" });
+        if lines.len() != wanted {
             return Err(bad(format!(
-                "shard {shard} holds {} finished runs, but the experiment puts {wanted} in it; rerun the shard",
-                lines.len()
+                "shard {shard}'s {FILE} holds {}, but the experiment puts {} in it; rerun the shard",
+                runs(lines.len()),
+                runs(wanted)
+            )));
+        }
+        if mf.runs != Some(wanted) {
+            return Err(bad(format!(
+                "manifest.json says shard {shard} finished {}, but it has {} (in {FILE}), as many as the experiment puts in it; rerun the shard, or restore manifest.json",
+                mf.runs.map_or("no count of runs".to_string(), runs),
+                runs(wanted)
             )));
         }
         if let Some(f) = lines.iter().find(|f| !shard.holds(&f.run_key)) {
@@ -241,6 +295,7 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
             )));
         }
         by_shard.insert(shard, (dir, mf, lines));
+        locks.push(lock);
     }
     let count = first_count(&by_shard);
     let missing: Vec<String> = (1..=count)
@@ -287,7 +342,11 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
             Shard::of_key(&run.key, count)
         )));
     }
-    Ok(Merged { done, shards })
+    Ok(Merged {
+        done,
+        shards,
+        locks,
+    })
 }
 
 fn first_count<T>(by_shard: &BTreeMap<Shard, T>) -> u32 {
@@ -303,22 +362,30 @@ fn read(path: &Path) -> Result<(Header, Vec<Finished>)> {
             "{shown}: cannot read ({e}); a finished shard writes it: rerun the shard"
         ))
     })?;
-    let mut lines = text.lines();
+    // Numbered from 1, blank lines (an editor's last newline) skipped.
+    let mut lines = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !l.trim().is_empty());
     let damaged = |n: usize| {
         Error::input(format!(
             "{shown}:{n}: damaged (not a line harness writes); rerun the shard"
         ))
     };
-    let header: Header = lines
-        .next()
-        .and_then(|l| serde_json::from_str(l).ok())
-        .ok_or_else(|| damaged(1))?;
-    let mut seen = HashMap::new();
+    let header: Header = match lines.next() {
+        Some((n, l)) => serde_json::from_str(l).map_err(|_| damaged(n))?,
+        None => return Err(damaged(1)),
+    };
+    let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::new();
-    for (i, l) in lines.enumerate() {
-        let f: Finished = serde_json::from_str(l).map_err(|_| damaged(i + 2))?;
-        if seen.insert(f.run_key.clone(), i + 2).is_some() {
-            return Err(damaged(i + 2));
+    for (n, l) in lines {
+        let f: Finished = serde_json::from_str(l).map_err(|_| damaged(n))?;
+        if let Some(first) = seen.insert(f.run_key.clone(), n) {
+            return Err(Error::input(format!(
+                "{shown}:{n}: run {} again (first on line {first}), which a shard writes once; rerun the shard",
+                f.run_key
+            )));
         }
         out.push(f);
     }
@@ -359,7 +426,7 @@ mod tests {
     /// mod 2 would put depths 2, 4, 6, ... together), and every key is in exactly one shard.
     #[test]
     fn keys_spread_over_the_shards() {
-        let keys: Vec<String> = (1..=400)
+        let keys: Vec<String> = (1..=4000)
             .map(|d| format!("alg=alphabeta;depth={d:04};ordering=natural;pos=00;rep=000"))
             .collect();
         for count in [2u32, 3, 7, 16] {
@@ -373,10 +440,12 @@ mod tests {
                 assert_eq!(holders, 1);
                 per[s as usize - 1] += 1;
             }
-            let even = keys.len() / count as usize;
+            // Within 4 standard deviations of a fair split (binomial).
+            let mean = keys.len() as f64 / f64::from(count);
+            let sd = (mean * (1.0 - 1.0 / f64::from(count))).sqrt();
             for (i, n) in per.iter().enumerate() {
                 assert!(
-                    *n * 10 >= even * 7 && *n * 10 <= even * 13,
+                    (*n as f64 - mean).abs() <= 4.0 * sd,
                     "{count} shards: shard {} holds {n} of {} keys",
                     i + 1,
                     keys.len()

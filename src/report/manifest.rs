@@ -131,8 +131,16 @@ impl Manifest {
     /// Reads `dir/manifest.json`; `Ok(None)` when there is none.
     pub fn read(dir: &Path) -> Result<Option<Manifest>> {
         let path = dir.join(FILE);
-        if !path.exists() {
-            return Ok(None);
+        // (`exists` says false also for a file in a folder this user may not read.)
+        match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(Error::input(format!(
+                    "{}: cannot read: {e}",
+                    path.display()
+                )))
+            }
+            Ok(_) => {}
         }
         let text = crate::experiment::config::read_text(&path)
             .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;

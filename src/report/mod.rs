@@ -54,7 +54,7 @@ const OUTPUT_FILES: [&str; 5] = [
 pub fn check_output_names(dir: &Path) -> Result<()> {
     let taken = |p: &Path, what: &str| {
         Error::input(format!(
-            "{}: {what}; the results folder needs that name (remove it, or give `harness run` another --out DIR)",
+            "{}: {what}; the results folder needs that name (remove it, or pass another --out DIR)",
             p.display()
         ))
     };
@@ -688,11 +688,15 @@ pub fn build(dir: &Path) -> Result<Built> {
     check_output_names(dir)?;
     // 1. Inputs.
     let mf = manifest::Manifest::read(dir)?;
-    if let Some(shard) = mf.as_ref().and_then(|m| m.shard.as_deref()) {
+    // A shard's folder: its manifest says so, and its shard.jsonl too when the manifest
+    // has gone or lost the field.
+    let shard = mf.as_ref().and_then(|m| m.shard.clone());
+    if shard.is_some() || dir.join(crate::experiment::shard::FILE).exists() {
+        let which = shard.map_or("a shard".to_string(), |s| format!("shard {s}"));
         return Err(Error::input(format!(
-            "{}: holds shard {shard} of experiment `{}`, a part of its runs, whose report would describe that part alone; merge the shards into one results folder with `harness merge FILE` (FILE: the experiment file), which writes the report",
+            "{}: holds {which} of an experiment (it has {}), a part of its runs, whose report would describe that part alone; merge the shards into one results folder with `harness merge FILE` (FILE: the experiment file), which writes the report",
             dir.display(),
-            mf.as_ref().map_or("", |m| m.experiment.as_str())
+            crate::experiment::shard::FILE
         )));
     }
     check_finished(dir, mf.as_ref())?;
