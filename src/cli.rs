@@ -23,6 +23,10 @@ pub enum Command {
     /// machine or job) into one results folder, equal to what one machine's `harness run`
     /// writes but for the wall-clock columns and the manifest.
     Merge(MergeArgs),
+    /// Search an experiment's runs again and compare them with a results folder's runs.csv,
+    /// every column but the wall-clock ones (nothing is written). Exit 0 if all are equal, 1
+    /// if any differs (the differences on stdout), 2 on bad input.
+    Verify(VerifyArgs),
     /// Rebuild summary.csv, charts/ and report.md of a results folder from its runs.csv
     /// (no search is run; the files equal those `harness run` wrote).
     Plot {
@@ -75,6 +79,24 @@ pub struct RunArgs {
     /// merge` joins the N shards.
     #[arg(long, value_name = "I/N", allow_hyphen_values = true, value_parser = |s: &str| s.parse::<harness::experiment::shard::Shard>())]
     pub shard: Option<harness::experiment::shard::Shard>,
+}
+
+/// The options of `harness verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The experiment file (TOML).
+    pub file: PathBuf,
+    /// The results folder to compare with (default: results/<name>).
+    pub dir: Option<PathBuf>,
+    /// Worker threads, at most 1024 (default, or 0: one per core).
+    #[arg(long, default_value_t = 0, hide_default_value = true, allow_negative_numbers = true, value_parser = whole::<u16>(0, 1024, "a whole number from 0 to 1024 (0: one per core)"))]
+    pub jobs: u16,
+    /// Search and compare only shard I of N of the runs (as `harness run --shard` splits them).
+    #[arg(long, value_name = "I/N", allow_hyphen_values = true, value_parser = |s: &str| s.parse::<harness::experiment::shard::Shard>())]
+    pub shard: Option<harness::experiment::shard::Shard>,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// The options of `harness merge`.

@@ -72,6 +72,7 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
     match cmd {
         cli::Command::Run(a) => run(a),
         cli::Command::Merge(a) => merge(a),
+        cli::Command::Verify(a) => verify(a),
         cli::Command::Plot { dir } => {
             // Held while the report is written: a run, or another plot, into the same folder
             // waits its turn rather than writing the same files at once.
@@ -350,6 +351,84 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         built.charts,
         dir.join("report.md").display()
     ))
+}
+
+/// `harness verify`: the runs searched again (all, or a shard's) and compared with a results
+/// folder's runs.csv. Differences are a finding: on stdout, and exit 1.
+fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
+    use harness::experiment::verify;
+    let cli::VerifyArgs {
+        file,
+        dir,
+        jobs,
+        shard,
+        quiet,
+    } = a;
+    let jobs = usize::from(jobs);
+    let (_, src, plan) = load_checked(&file)?;
+    let dir = dir.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
+    let csv_path = dir.join("runs.csv");
+    let table = verify::read_results(&csv_path, &plan)?;
+    let plan = match shard {
+        Some(s) => s.select(&plan),
+        None => plan,
+    };
+    runner::check_table_memory(&plan, jobs)
+        .map_err(|e| runner::place_table_error(e, &file, &src))?;
+    let opts = runner::RunOptions {
+        jobs,
+        quiet,
+        ..Default::default()
+    };
+    let v = verify::verify(&plan, &table, shard.is_none(), &opts)
+        .map_err(|e| runner::place_table_error(e, &file, &src))?;
+    let what = shard.map_or(String::new(), |s| format!(" (shard {s})"));
+    if v.differences.is_empty() {
+        return say(format_args!(
+            "{}: {} runs{what} searched again: every one equals its row of {} in all {} columns but time_ns and nodes_per_second\n",
+            plan.name,
+            v.runs,
+            csv_path.display(),
+            v.columns
+        ));
+    }
+    const SHOWN: usize = 20;
+    say(format_args!(
+        "run_key,column,{},this search\n",
+        csv_path.display()
+    ))?;
+    for d in v.differences.iter().take(SHOWN) {
+        say(format_args!(
+            "{},{},{},{}\n",
+            csv_field(&d.run_key),
+            csv_field(&d.column),
+            csv_field(&d.theirs),
+            csv_field(&d.ours)
+        ))?;
+    }
+    anyhow::bail!(
+        "{}: {} of {} runs{what} differ from {} ({} difference{}{})",
+        plan.name,
+        v.runs_differing,
+        v.runs,
+        csv_path.display(),
+        v.differences.len(),
+        if v.differences.len() == 1 { "" } else { "s" },
+        if v.differences.len() > SHOWN {
+            format!(", the first {SHOWN} on stdout")
+        } else {
+            ", on stdout".to_string()
+        }
+    )
+}
+
+/// A CSV field, quoted when it holds a comma, quote or line break.
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
 }
 
 /// The end of a run or merge whose runs.csv is written: the manifest's end time, the partial

@@ -8,6 +8,7 @@ pub mod positions;
 pub mod runner;
 pub mod shard;
 pub mod solve;
+pub mod verify;
 
 /// The text of `harness list`: games, algorithms and orderings with their options.
 pub fn catalog() -> String {

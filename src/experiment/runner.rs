@@ -464,23 +464,20 @@ pub fn lock_output(dir: &Path) -> Result<FolderLock> {
     }
 }
 
-/// Runs every run of the plan that `opts.done` does not already hold and writes
-/// `dir/runs.csv`, keeping `dir/runs.csv.partial` (see `partial::remove`). Returns the
-/// records, sorted.
-pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
-    validate_plan(plan)?;
-    check_table_memory(plan, opts.jobs)?;
-    prepare_output(dir)?;
-    let (kept, todo) = partial::split(plan, &opts.done);
-    let header = opts
-        .header
-        .clone()
-        .unwrap_or_else(|| partial::Header::unresumable(&plan.name));
-    let partial = Mutex::new(partial::Writer::create(dir, &header, &kept)?);
+/// Searches the plan's runs `todo` (indexes) on `opts.jobs` threads, with a progress bar on
+/// stderr (unless `opts.quiet`) that counts `already` runs as done; `done` is called with each
+/// record as it finishes. The records in completion order.
+pub fn search_all(
+    plan: &Plan,
+    todo: &[usize],
+    already: usize,
+    opts: &RunOptions,
+    done: impl Fn(&RunRecord, &ProgressBar) + Sync,
+) -> Result<Vec<RunRecord>> {
     let bar =
         ProgressBar::with_draw_target(Some(plan.runs.len() as u64), ProgressDrawTarget::hidden());
-    // Resumed runs show as done; the time estimate is for the runs still to search.
-    bar.set_position(kept.len() as u64);
+    // Runs done already show as done; the time estimate is for the runs still to search.
+    bar.set_position(already as u64);
     bar.reset_eta();
     if !opts.quiet && std::io::stderr().is_terminal() {
         // Styled before it is shown, so nothing is drawn in the default style.
@@ -498,37 +495,53 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
         .num_threads(opts.jobs.min(todo.len().max(1)))
         .build()
         .map_err(|e| Error::Internal(format!("thread pool: {e}")))?;
-    // The first failure to append to the partial file is reported (on stderr, also with
-    // --quiet): the run goes on, but a kill from then on would lose the runs not recorded.
-    let warned = std::sync::atomic::AtomicBool::new(false);
     let results: Vec<Result<RunRecord>> = pool.install(|| {
         todo.par_iter()
             .map(|&i| {
                 let rec = execute(&plan.runs[i])?;
-                if let Ok(mut f) = partial.lock() {
-                    if let Err(e) = f.push(&rec) {
-                        if !warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
-                            bar.suspend(|| {
-                                eprintln!(
-                                    "warning: {}: cannot append to {} ({e}); the run goes on and writes runs.csv at the end, but if it is stopped before then, the runs finished from here on are searched again",
-                                    plan.name,
-                                    dir.join(partial::FILE).display()
-                                )
-                            });
-                        }
-                    }
-                }
+                done(&rec, &bar);
                 bar.inc(1);
                 Ok(rec)
             })
             .collect()
     });
     bar.finish_and_clear();
+    results.into_iter().collect()
+}
+
+/// Runs every run of the plan that `opts.done` does not already hold and writes
+/// `dir/runs.csv`, keeping `dir/runs.csv.partial` (see `partial::remove`). Returns the
+/// records, sorted.
+pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
+    validate_plan(plan)?;
+    check_table_memory(plan, opts.jobs)?;
+    prepare_output(dir)?;
+    let (kept, todo) = partial::split(plan, &opts.done);
+    let header = opts
+        .header
+        .clone()
+        .unwrap_or_else(|| partial::Header::unresumable(&plan.name));
+    let partial = Mutex::new(partial::Writer::create(dir, &header, &kept)?);
+    // The first failure to append to the partial file is reported (on stderr, also with
+    // --quiet): the run goes on, but a kill from then on would lose the runs not recorded.
+    let warned = std::sync::atomic::AtomicBool::new(false);
+    let results = search_all(plan, &todo, kept.len(), opts, |rec, bar| {
+        if let Ok(mut f) = partial.lock() {
+            if let Err(e) = f.push(rec) {
+                if !warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                    bar.suspend(|| {
+                        eprintln!(
+                            "warning: {}: cannot append to {} ({e}); the run goes on and writes runs.csv at the end, but if it is stopped before then, the runs finished from here on are searched again",
+                            plan.name,
+                            dir.join(partial::FILE).display()
+                        )
+                    });
+                }
+            }
+        }
+    })?;
     let mut records = kept;
-    records.reserve(results.len());
-    for r in results {
-        records.push(r?);
-    }
+    records.extend(results);
     records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
     csv::write_runs(&dir.join("runs.csv"), &plan.name, &records)?;
     // The partial file stays until the caller has marked the run finished (the manifest's

@@ -276,7 +276,7 @@ pub fn read_runs(path: &Path) -> Result<Table> {
     };
     if let Some(what) = what {
         return Err(Error::input(format!(
-            "{shown}: {what}; `harness plot` needs a results folder written by `harness run` (with runs.csv in it)"
+            "{shown}: {what}; give a results folder written by `harness run` (with runs.csv in it)"
         )));
     }
     let mut rdr = ::csv::ReaderBuilder::new()
