@@ -309,7 +309,20 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
     }
     runner::prepare_output(&dir)?;
     let _lock = runner::lock_output(&dir)?;
-    report::check_results_folder(&dir, &plan.name, &file)?;
+    let earlier = report::check_results_folder(&dir, &plan.name, &file)?;
+    // A shard's folder (of another split, or of this one not named) keeps its shard.
+    if earlier.as_ref().is_some_and(|m| m.shard.is_some()) || dir.join(shard::FILE).exists() {
+        return Err(harness::Error::input(format!(
+            "{}: holds {} of `{}`, which the merge would replace; the merge writes into a folder of its own (--out DIR; default results/{})",
+            dir.display(),
+            earlier
+                .and_then(|m| m.shard)
+                .map_or("a shard".to_string(), |s| format!("shard {s}")),
+            plan.name,
+            plan.name
+        ))
+        .into());
+    }
     let mut manifest =
         report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, 1, plan.runs.len());
     manifest.threads = merged.shards.iter().map(|s| s.threads).max().unwrap_or(1);
@@ -354,48 +367,104 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
 }
 
 /// `harness verify`: the runs searched again (all, or a shard's) and compared with a results
-/// folder's runs.csv. Differences are a finding: on stdout, and exit 1.
+/// folder's runs.csv (and a shard folder's shard.jsonl, which `harness merge` reads).
+/// Differences are a finding: on stdout, and exit 1.
 fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
-    use harness::experiment::verify;
+    use harness::experiment::verify::{self, Scope};
     let cli::VerifyArgs {
         file,
         dir,
         jobs,
-        shard,
+        shard: asked,
         quiet,
     } = a;
     let jobs = usize::from(jobs);
-    let (_, src, plan) = load_checked(&file)?;
-    let dir = dir.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
+    let (_, src, full) = load_checked(&file)?;
+    let dir = dir.unwrap_or_else(|| PathBuf::from("results").join(&full.name));
     let csv_path = dir.join("runs.csv");
-    let table = verify::read_results(&csv_path, &plan)?;
-    let plan = match shard {
-        Some(s) => s.select(&plan),
-        None => plan,
+    let table = verify::read_results(&csv_path, &full)?;
+    // A shard's folder is verified as that shard, unless --shard names another.
+    let folder_shard = report::manifest::Manifest::read(&dir)
+        .ok()
+        .flatten()
+        .and_then(|m| m.shard)
+        .and_then(|s| s.parse::<shard::Shard>().ok());
+    let shard = match (asked, folder_shard) {
+        (Some(a), Some(f)) if a != f => {
+            return Err(harness::Error::input(format!(
+                "{}: holds shard {f}, and --shard is {a}; leave --shard out to verify the folder's own shard",
+                dir.display()
+            ))
+            .into())
+        }
+        (a, f) => a.or(f),
     };
+    let plan = match shard {
+        Some(s) => s.select(&full),
+        None => full.clone(),
+    };
+    let scope = shard.map_or(Scope::Whole, Scope::Shard);
     runner::check_table_memory(&plan, jobs)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
+    let timed = plan.runs.iter().filter(|r| r.max_seconds.is_some()).count();
+    if timed > 0 {
+        note(format_args!(
+            "warning: {}: {timed} run(s) have a max_seconds budget: one that stops them keeps the counters of the moment it stopped, which depend on the machine's speed, so those runs need not verify",
+            plan.name
+        ));
+    }
+    let what = shard.map_or(String::new(), |s| format!(" of shard {s}"));
+    if plan.runs.is_empty() {
+        return say(format_args!(
+            "{}: shard {} holds none of the {} runs: nothing to verify\n",
+            plan.name,
+            shard.map_or(String::new(), |s| s.to_string()),
+            full.runs.len()
+        ));
+    }
     let opts = runner::RunOptions {
         jobs,
         quiet,
         ..Default::default()
     };
-    let v = verify::verify(&plan, &table, shard.is_none(), &opts)
-        .map_err(|e| runner::place_table_error(e, &file, &src))?;
-    let what = shard.map_or(String::new(), |s| format!(" (shard {s})"));
+    let records =
+        verify::search(&plan, &opts).map_err(|e| runner::place_table_error(e, &file, &src))?;
+    let mut v = verify::compare(&plan, &table, scope, &records);
+    // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns.
+    let jsonl = dir.join(shard::FILE);
+    if jsonl.exists() {
+        let (_, lines) = shard::read(&jsonl)?;
+        let (t, strays) = verify::shard_table(&full, &lines, &table.header);
+        let w = verify::compare(&plan, &t, scope, &records);
+        let tag = |mut d: verify::Difference| {
+            d.column = format!("{} ({})", d.column, shard::FILE);
+            d
+        };
+        v.differences.extend(w.differences.into_iter().map(tag));
+        for k in strays {
+            v.differences.push(verify::Difference {
+                run_key: k,
+                column: format!(" ({})", shard::FILE),
+                theirs: "a line".into(),
+                ours: "no such run".into(),
+            });
+        }
+        v.runs_differing = v.runs_differing.max(w.runs_differing);
+    }
     if v.differences.is_empty() {
         return say(format_args!(
-            "{}: {} runs{what} searched again: every one equals its row of {} in all {} columns but time_ns and nodes_per_second\n",
+            "{}: {} runs{what} searched again: every one equals its row of {}{} in all {} columns but time_ns and nodes_per_second\n",
             plan.name,
             v.runs,
             csv_path.display(),
+            if jsonl.exists() { format!(" and its line of {}", shard::FILE) } else { String::new() },
             v.columns
         ));
     }
     const SHOWN: usize = 20;
     say(format_args!(
         "run_key,column,{},this search\n",
-        csv_path.display()
+        csv_field(&csv_path.display().to_string())
     ))?;
     for d in v.differences.iter().take(SHOWN) {
         say(format_args!(
@@ -406,12 +475,21 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
             csv_field(&d.ours)
         ))?;
     }
+    let header = v
+        .differences
+        .iter()
+        .any(|d| d.column.starts_with("(header)"));
     anyhow::bail!(
-        "{}: {} of {} runs{what} differ from {} ({} difference{}{})",
+        "{}: {} of {} runs{what} differ from {}{} ({} difference{}{})",
         plan.name,
         v.runs_differing,
         v.runs,
         csv_path.display(),
+        if header {
+            ", and so do the columns"
+        } else {
+            ""
+        },
         v.differences.len(),
         if v.differences.len() == 1 { "" } else { "s" },
         if v.differences.len() > SHOWN {

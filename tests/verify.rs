@@ -60,7 +60,10 @@ fn committed_results_verify() {
     // A shard's runs alone.
     let (code, out, err) = verify(&["--shard", "2/3"], &repo("results/nim"));
     assert_eq!(code, Some(0), "{err}");
-    assert!(out.contains("(shard 2/3) searched again"), "{out}");
+    assert!(
+        out.contains("nim: 65 runs of shard 2/3 searched again"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -116,4 +119,158 @@ fn another_experiments_folder_is_bad_input() {
     let (code, _, err) = verify(&[], tmp.path());
     assert_eq!(code, Some(2));
     assert!(err.contains("runs.csv: not found"), "{err}");
+}
+
+fn harness_in(dir: &Path) -> Command {
+    let mut c = Command::cargo_bin("harness").unwrap();
+    c.current_dir(dir);
+    c
+}
+
+/// A shard is verified on its own terms: its runs need their columns, its rows of the shard
+/// must be runs, and a shard folder is verified as its shard, runs.csv and the shard.jsonl
+/// the merge reads alike.
+#[test]
+fn shards_verify_as_shards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::copy(repo("experiments/nim.toml"), t.join("nim.toml")).unwrap();
+    // A column of the whole run's removed, and a row that is no run put in: every shard
+    // that the row's key falls in, or that needs the column, says so.
+    let cut = column("tt_entries");
+    let tmpd = edited(|i, l| {
+        let mut f: Vec<String> = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(l.as_bytes())
+            .records()
+            .next()
+            .unwrap()
+            .unwrap()
+            .iter()
+            .map(String::from)
+            .collect();
+        f.remove(cut);
+        let mut w = csv::Writer::from_writer(vec![]);
+        w.write_record(&f).unwrap();
+        let line = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        let line = line.trim_end().to_string();
+        if i == 1 {
+            vec![line.clone(), line.replace("rep=000", "rep=999")]
+        } else {
+            vec![line]
+        }
+    });
+    let mut header_seen = 0;
+    let mut extra_seen = 0;
+    for i in 1..=3 {
+        let (code, out, _) = verify(&["--shard", &format!("{i}/3")], tmpd.path());
+        assert_eq!(code, Some(1));
+        header_seen += out.contains(",(header),,has also tt_entries") as u32;
+        extra_seen += out.contains("rep=999,,a row,no such run") as u32;
+    }
+    assert_eq!((header_seen, extra_seen), (3, 1));
+    // A shard folder: its own shard, found in its manifest.
+    let sh = t.join("results/nim/shard-2-of-3");
+    harness_in(t)
+        .args(["run", "--quiet", "nim.toml", "--shard", "2/3"])
+        .assert()
+        .success();
+    harness_in(t)
+        .args(["verify", "--quiet", "nim.toml"])
+        .arg(&sh)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "runs of shard 2/3 searched again: every one equals its row of",
+        ))
+        .stdout(predicates::str::contains("and its line of shard.jsonl"));
+    let e = harness_in(t)
+        .args(["verify", "--quiet", "nim.toml", "--shard", "1/3"])
+        .arg(&sh)
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8_lossy(&e).contains("holds shard 2/3, and --shard is 1/3"));
+    // A count changed in shard.jsonl (what the merge reads), not in runs.csv.
+    let jsonl = sh.join("shard.jsonl");
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let line = text.lines().nth(1).unwrap();
+    let nodes = line.split("\"nodes\":").nth(1).unwrap();
+    let n: String = nodes.chars().take_while(char::is_ascii_digit).collect();
+    let changed = line.replacen(&format!("\"nodes\":{n}"), "\"nodes\":1", 1);
+    std::fs::write(&jsonl, text.replacen(line, &changed, 1)).unwrap();
+    let out = harness_in(t)
+        .args(["verify", "--quiet", "nim.toml"])
+        .arg(&sh)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8_lossy(&out);
+    assert!(
+        out.contains(&format!(",nodes (shard.jsonl),1,{n}")),
+        "{out}"
+    );
+    // A merge never writes into a shard's folder, of this split or another.
+    harness_in(t)
+        .args([
+            "run", "--quiet", "nim.toml", "--shard", "1/2", "--out", "other",
+        ])
+        .assert()
+        .success();
+    std::fs::write(&jsonl, &text).unwrap();
+    for i in [1, 3] {
+        harness_in(t)
+            .args(["run", "--quiet", "nim.toml", "--shard", &format!("{i}/3")])
+            .assert()
+            .success();
+    }
+    let before = std::fs::read(t.join("other/runs.csv")).unwrap();
+    let e = harness_in(t)
+        .args(["merge", "nim.toml", "--out", "other"])
+        .arg(t.join("results/nim/shard-1-of-3"))
+        .arg(&sh)
+        .arg(t.join("results/nim/shard-3-of-3"))
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(
+        String::from_utf8_lossy(&e)
+            .contains("holds shard 1/2 of `nim`, which the merge would replace"),
+        "{}",
+        String::from_utf8_lossy(&e)
+    );
+    assert_eq!(std::fs::read(t.join("other/runs.csv")).unwrap(), before);
+}
+
+/// The differences on stdout are CSV, also when the folder's name holds a comma and quotes.
+#[test]
+fn differences_are_csv() {
+    let nodes = column("nodes") + 2;
+    let src = edited(|i, l| {
+        vec![if i == 1 {
+            set_field(l, nodes, "1")
+        } else {
+            l.into()
+        }]
+    });
+    let odd = src.path().join("a,b \"q\"");
+    std::fs::create_dir(&odd).unwrap();
+    std::fs::copy(src.path().join("runs.csv"), odd.join("runs.csv")).unwrap();
+    let (code, out, _) = verify(&[], &odd);
+    assert_eq!(code, Some(1));
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_reader(out.as_bytes())
+        .records()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(&rows[0][1], "nodes");
+    let mut r = csv::Reader::from_reader(out.as_bytes());
+    assert_eq!(r.headers().unwrap().len(), 4);
+    assert!(r.headers().unwrap()[2].ends_with("a,b \"q\"/runs.csv"));
 }

@@ -355,7 +355,7 @@ fn first_count<T>(by_shard: &BTreeMap<Shard, T>) -> u32 {
 
 /// `shard.jsonl`: its header and lines. Written whole by a finished shard, so any line that
 /// does not parse means a damaged file.
-fn read(path: &Path) -> Result<(Header, Vec<Finished>)> {
+pub fn read(path: &Path) -> Result<(Header, Vec<Finished>)> {
     let shown = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| {
         Error::input(format!(

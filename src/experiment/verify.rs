@@ -5,11 +5,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use super::partial::Finished;
 use super::plan::Plan;
 use super::runner::{self, RunOptions};
+use super::shard::Shard;
 use crate::error::{Error, Result};
 use crate::report::csv::{header, row, RunRecord, TIME_COLUMNS};
-use crate::report::table::{read_runs, Table};
+use crate::report::table::{from_parts, read_runs, Table};
 
 /// One cell, or one run, that differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,11 +51,7 @@ pub fn read_results(csv_path: &Path, plan: &Plan) -> Result<Table> {
     let written = ::csv::Reader::from_path(csv_path)
         .and_then(|mut r| r.headers().map(|h| h.len()))
         .map_err(|e| Error::input(format!("{}: cannot read: {e}", csv_path.display())))?;
-    t.header.truncate(written);
-    t.roles.truncate(written);
-    for r in &mut t.rows {
-        r.truncate(written);
-    }
+    own_columns(&mut t, written);
     let (Some(e), Some(_)) = (t.col("experiment"), t.col("run_key")) else {
         return Err(Error::input(format!(
             "{}: no `experiment` or `run_key` column, so no run of it can be matched to one of `{}`; give the runs.csv `harness run` wrote",
@@ -71,18 +69,38 @@ pub fn read_results(csv_path: &Path, plan: &Plan) -> Result<Table> {
     Ok(t)
 }
 
-/// Searches `plan`'s runs (all of them: `whole`, or a shard's) and compares each with its row
-/// of `t`, cell by cell in `t`'s columns but the wall-clock ones. With `whole`, rows of `t`
-/// that are no run of the plan, and a header other than the one the runs make, differ too.
-pub fn verify(plan: &Plan, t: &Table, whole: bool, opts: &RunOptions) -> Result<Verified> {
-    let todo: Vec<usize> = (0..plan.runs.len()).collect();
-    let mut records: Vec<RunRecord> = runner::search_all(plan, &todo, 0, opts, |_, _| {})?;
-    records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
-    Ok(compare(plan, t, whole, &records))
+/// Which runs of the experiment a comparison covers.
+#[derive(Clone, Copy, Debug)]
+pub enum Scope {
+    /// Every run: the table's header must be the one the runs make, and every row a run.
+    Whole,
+    /// Shard I of N's runs: the table needs the columns they make, and its rows of the shard
+    /// must be runs of it (rows of other shards are not looked at).
+    Shard(Shard),
 }
 
-/// The comparison of `verify`, given the records.
-pub fn compare(plan: &Plan, t: &Table, whole: bool, records: &[RunRecord]) -> Verified {
+/// Searches `plan`'s runs again (on `opts.jobs` threads, with a progress bar unless
+/// `opts.quiet`): the records, sorted by run key.
+pub fn search(plan: &Plan, opts: &RunOptions) -> Result<Vec<RunRecord>> {
+    let todo: Vec<usize> = (0..plan.runs.len()).collect();
+    let mut records = runner::search_all(plan, &todo, 0, opts, |_, _| {})?;
+    records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
+    Ok(records)
+}
+
+/// Keeps the first `n` columns of `t`: reading a runs.csv adds the columns derived from it
+/// (`nodes_over_best`) after its own.
+fn own_columns(t: &mut Table, n: usize) {
+    t.header.truncate(n);
+    t.roles.truncate(n);
+    for r in &mut t.rows {
+        r.truncate(n);
+    }
+}
+
+/// Compares `records` (searched again) with their rows of `t`, cell by cell in `t`'s columns
+/// but the wall-clock ones.
+pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> Verified {
     let key_col = t.col("run_key").unwrap_or(0);
     let by_key: HashMap<&str, &Vec<String>> =
         t.rows.iter().map(|r| (r[key_col].as_str(), r)).collect();
@@ -97,28 +115,32 @@ pub fn compare(plan: &Plan, t: &Table, whole: bool, records: &[RunRecord]) -> Ve
         theirs,
         ours,
     };
-    if whole {
-        let ours = header(records);
-        if ours != t.header {
-            let only = |a: &[String], b: &[String]| -> Vec<String> {
-                a.iter().filter(|c| !b.contains(c)).cloned().collect()
-            };
-            let (theirs_only, ours_only) = (only(&t.header, &ours), only(&ours, &t.header));
-            differences.push(diff(
-                "",
-                "(header)",
-                if theirs_only.is_empty() {
-                    "the same columns in another order".into()
-                } else {
-                    format!("also {}", theirs_only.join(", "))
-                },
-                if ours_only.is_empty() {
-                    String::new()
-                } else {
-                    format!("also {}", ours_only.join(", "))
-                },
-            ));
+    let ours = header(records);
+    let only = |a: &[String], b: &[String]| -> Vec<String> {
+        a.iter().filter(|c| !b.contains(c)).cloned().collect()
+    };
+    let also = |cols: Vec<String>| {
+        if cols.is_empty() {
+            String::new()
+        } else {
+            format!("has also {}", cols.join(" "))
         }
+    };
+    let (theirs_only, ours_only) = (only(&t.header, &ours), only(&ours, &t.header));
+    match scope {
+        Scope::Whole if ours != t.header => {
+            let theirs = if theirs_only.is_empty() && ours_only.is_empty() {
+                "the same columns in another order".to_string()
+            } else {
+                also(theirs_only)
+            };
+            differences.push(diff("", "(header)", theirs, also(ours_only)));
+        }
+        // Other shards' runs may make more columns; this shard's must all be there.
+        Scope::Shard(_) if !ours_only.is_empty() => {
+            differences.push(diff("", "(header)", String::new(), also(ours_only)));
+        }
+        _ => {}
     }
     for r in records {
         let key = r.run.key.as_str();
@@ -138,19 +160,22 @@ pub fn compare(plan: &Plan, t: &Table, whole: bool, records: &[RunRecord]) -> Ve
             runs_differing += 1;
         }
     }
-    if whole {
-        let planned: std::collections::HashSet<&str> =
-            records.iter().map(|r| r.run.key.as_str()).collect();
-        let mut extra: Vec<&str> = by_key
-            .keys()
-            .copied()
-            .filter(|k| !planned.contains(k))
-            .collect();
-        extra.sort_unstable();
-        for k in extra {
-            runs_differing += 1;
-            differences.push(diff(k, "", "a row".into(), "no such run".into()));
-        }
+    // Rows that are no run of the plan (of the shard's runs, with a shard).
+    let planned: std::collections::HashSet<&str> =
+        records.iter().map(|r| r.run.key.as_str()).collect();
+    let mut extra: Vec<&str> = by_key
+        .keys()
+        .copied()
+        .filter(|k| !planned.contains(k))
+        .filter(|k| match scope {
+            Scope::Whole => true,
+            Scope::Shard(s) => s.holds(k),
+        })
+        .collect();
+    extra.sort_unstable();
+    for k in extra {
+        runs_differing += 1;
+        differences.push(diff(k, "", "a row".into(), "no such run".into()));
     }
     Verified {
         runs: records.len(),
@@ -158,4 +183,27 @@ pub fn compare(plan: &Plan, t: &Table, whole: bool, records: &[RunRecord]) -> Ve
         differences,
         runs_differing,
     }
+}
+
+/// A shard folder's `shard.jsonl` (what `harness merge` reads) as a table of the rows those
+/// runs make: its lines that are runs of `full` (the whole plan) as records, in the columns
+/// `header` (the folder's runs.csv's); the keys of lines that are no run of it apart.
+pub fn shard_table(
+    full: &Plan,
+    lines: &[Finished],
+    header_cols: &[String],
+) -> (Table, Vec<String>) {
+    let runs: HashMap<&str, &super::plan::Run> =
+        full.runs.iter().map(|r| (r.key.as_str(), r)).collect();
+    let mut rows = Vec::new();
+    let mut strays = Vec::new();
+    for f in lines {
+        match runs.get(f.run_key.as_str()).and_then(|r| f.record(r)) {
+            Some(rec) => rows.push(row(&full.name, header_cols, &rec)),
+            None => strays.push(f.run_key.clone()),
+        }
+    }
+    let mut t = from_parts(header_cols.to_vec(), rows);
+    own_columns(&mut t, header_cols.len());
+    (t, strays)
 }

@@ -332,7 +332,8 @@ pub fn read_runs(path: &Path) -> Result<Table> {
                 ::csv::ErrorKind::UnequalLengths {
                     expected_len, len, ..
                 } => format!(
-                    "{len} fields, where the header has {expected_len}{}",
+                    "{len} field{}, where the header has {expected_len}{}",
+                    if *len == 1 { "" } else { "s" },
                     e.position()
                         .and_then(|p| quote_hint(path, p.byte(), *len, *expected_len))
                         .unwrap_or_default()
