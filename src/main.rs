@@ -298,8 +298,7 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         .into());
     }
     let merged = shard::gather(&plan, &header, &shards)?;
-    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
-    if let Some(s) = shards.iter().find(|s| same(s, &dir)) {
+    if let Some(s) = shards.iter().find(|s| report::same_path(s, &dir)) {
         return Err(harness::Error::input(format!(
             "{}: is a shard folder as well as the output folder; the merge writes into a folder of its own (--out DIR; default results/{})",
             s.display(),
@@ -433,23 +432,9 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns.
     let jsonl = dir.join(shard::FILE);
     if jsonl.exists() {
-        let (_, lines) = shard::read(&jsonl)?;
-        let (t, strays) = verify::shard_table(&full, &lines, &table.header);
-        let w = verify::compare(&plan, &t, scope, &records);
-        let tag = |mut d: verify::Difference| {
-            d.column = format!("{} ({})", d.column, shard::FILE);
-            d
-        };
-        v.differences.extend(w.differences.into_iter().map(tag));
-        for k in strays {
-            v.differences.push(verify::Difference {
-                run_key: k,
-                column: format!(" ({})", shard::FILE),
-                theirs: "a line".into(),
-                ours: "no such run".into(),
-            });
-        }
-        v.runs_differing = v.runs_differing.max(w.runs_differing);
+        let more =
+            verify::compare_shard_file(&full, &plan, scope, &records, &jsonl, &table.header)?;
+        v.differences.extend(more);
     }
     if v.differences.is_empty() {
         return say(format_args!(
@@ -482,7 +467,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     anyhow::bail!(
         "{}: {} of {} runs{what} differ from {}{} ({} difference{}{})",
         plan.name,
-        v.runs_differing,
+        v.runs_differing(),
         v.runs,
         csv_path.display(),
         if header {

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::partial::Finished;
 use super::plan::Plan;
 use super::runner::{self, RunOptions};
 use super::shard::Shard;
@@ -32,8 +31,19 @@ pub struct Verified {
     /// Columns compared (all but the wall-clock ones).
     pub columns: usize,
     pub differences: Vec<Difference>,
-    /// Runs with a difference.
-    pub runs_differing: usize,
+}
+
+impl Verified {
+    /// Runs with a difference (in a cell, or missing on one side).
+    pub fn runs_differing(&self) -> usize {
+        let keys: std::collections::HashSet<&str> = self
+            .differences
+            .iter()
+            .map(|d| d.run_key.as_str())
+            .filter(|k| !k.is_empty())
+            .collect();
+        keys.len()
+    }
 }
 
 /// Whether `col` holds wall-clock time (or a figure of it).
@@ -108,7 +118,6 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
         .filter(|&i| !is_time(&t.header[i]))
         .collect();
     let mut differences = Vec::new();
-    let mut runs_differing = 0;
     let diff = |key: &str, column: &str, theirs: String, ours: String| Difference {
         run_key: key.to_string(),
         column: column.to_string(),
@@ -145,19 +154,14 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
     for r in records {
         let key = r.run.key.as_str();
         let Some(theirs) = by_key.get(key) else {
-            runs_differing += 1;
             differences.push(diff(key, "", "no row".into(), "searched".into()));
             continue;
         };
         let ours = row(&plan.name, &t.header, r);
-        let before = differences.len();
         for &c in &compared {
             if theirs[c] != ours[c] {
                 differences.push(diff(key, &t.header[c], theirs[c].clone(), ours[c].clone()));
             }
-        }
-        if differences.len() > before {
-            runs_differing += 1;
         }
     }
     // Rows that are no run of the plan (of the shard's runs, with a shard).
@@ -174,30 +178,32 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
         .collect();
     extra.sort_unstable();
     for k in extra {
-        runs_differing += 1;
         differences.push(diff(k, "", "a row".into(), "no such run".into()));
     }
     Verified {
         runs: records.len(),
         columns: compared.len(),
         differences,
-        runs_differing,
     }
 }
 
-/// A shard folder's `shard.jsonl` (what `harness merge` reads) as a table of the rows those
-/// runs make: its lines that are runs of `full` (the whole plan) as records, in the columns
-/// `header` (the folder's runs.csv's); the keys of lines that are no run of it apart.
-pub fn shard_table(
+/// The differences of a shard folder's `shard.jsonl` (what `harness merge` reads) from
+/// `records` (searched again; `plan`: the shard's runs of `full`, the whole plan), compared
+/// as runs.csv is in its columns `header_cols`; each difference's column names the file.
+pub fn compare_shard_file(
     full: &Plan,
-    lines: &[Finished],
+    plan: &Plan,
+    scope: Scope,
+    records: &[RunRecord],
+    path: &Path,
     header_cols: &[String],
-) -> (Table, Vec<String>) {
+) -> Result<Vec<Difference>> {
+    let (_, lines) = super::shard::read(path)?;
     let runs: HashMap<&str, &super::plan::Run> =
         full.runs.iter().map(|r| (r.key.as_str(), r)).collect();
     let mut rows = Vec::new();
     let mut strays = Vec::new();
-    for f in lines {
+    for f in &lines {
         match runs.get(f.run_key.as_str()).and_then(|r| f.record(r)) {
             Some(rec) => rows.push(row(&full.name, header_cols, &rec)),
             None => strays.push(f.run_key.clone()),
@@ -205,5 +211,20 @@ pub fn shard_table(
     }
     let mut t = from_parts(header_cols.to_vec(), rows);
     own_columns(&mut t, header_cols.len());
-    (t, strays)
+    let file = super::shard::FILE;
+    let mut out: Vec<Difference> = compare(plan, &t, scope, records)
+        .differences
+        .into_iter()
+        .map(|mut d| {
+            d.column = format!("{} ({file})", d.column);
+            d
+        })
+        .collect();
+    out.extend(strays.into_iter().map(|k| Difference {
+        run_key: k,
+        column: format!(" ({file})"),
+        theirs: "a line".into(),
+        ours: "no such run".into(),
+    }));
+    Ok(out)
 }

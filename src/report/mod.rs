@@ -121,13 +121,12 @@ pub fn check_results_folder(
     name: &str,
     file: &Path,
 ) -> Result<Option<manifest::Manifest>> {
-    let same = |a: &Path, b: &Path| matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y);
     let mut held: Vec<String> = OUTPUT_FILES
         .iter()
         .copied()
         .chain(["runs.csv.partial"])
         .filter(|n| dir.join(n).is_file())
-        .filter(|n| !(*n == EXPERIMENT_COPY && same(&dir.join(n), file)))
+        .filter(|n| !(*n == EXPERIMENT_COPY && same_path(&dir.join(n), file)))
         .map(String::from)
         .collect();
     held.extend(
@@ -164,6 +163,11 @@ pub fn check_results_folder(
         "{}: holds {what}; a run of experiment `{name}` would replace or remove those files. Allowed: a new or empty folder, or the results folder of `{name}`; pass another --out DIR, or move the files away",
         dir.display()
     )))
+}
+
+/// Whether `a` and `b` name one file or folder (both exist, and resolve to one path).
+pub fn same_path(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
 
 /// A name harness writes in charts/: `STEM.svg`, `STEM.png`, or their temporaries
