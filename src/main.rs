@@ -151,10 +151,12 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         None => plan,
     };
     let results = PathBuf::from("results").join(&plan.name);
-    let dir = out.unwrap_or_else(|| match shard {
+    // Where this run writes by default: the results folder, or the shard's inside it.
+    let home = match shard {
         Some(s) => results.join(s.folder()),
-        None => results,
-    });
+        None => results.clone(),
+    };
+    let dir = out.unwrap_or_else(|| home.clone());
     // Everything is checked before the folder gets its experiment copy and manifest.
     runner::check_table_memory(&plan, jobs)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
@@ -172,9 +174,6 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
             |s| format!("shard {s} of `{}`", plan.name),
         );
         let ours = shard.map_or("this whole run".to_string(), |s| format!("shard {s}"));
-        let home = shard.map_or(PathBuf::from("results").join(&plan.name), |s| {
-            PathBuf::from("results").join(&plan.name).join(s.folder())
-        });
         return Err(harness::Error::input(format!(
             "{}: holds {theirs} (manifest.json), which {ours} would replace with other runs; allowed: a new or empty folder, or {ours}'s own (default {}); pass another --out DIR, or move the files away",
             dir.display(),
@@ -235,10 +234,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     };
     let records = runner::run_plan(&plan, &dir, &opts)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
-    let budget = records
-        .iter()
-        .filter(|r| r.status != harness::search::Status::Ok)
-        .count();
+    let budget = stopped(&records);
     let resumed_note = if resumed > 0 {
         format!(", {resumed} resumed")
     } else {
@@ -259,21 +255,19 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
             plan.name,
             s.count,
             file.display(),
-            PathBuf::from("results").join(&plan.name).display()
+            results.display()
         ));
     }
     let built = finish(&plan, &dir, &mut manifest, &records)?;
-    say(format_args!(
-        "{}: {} runs ({} stopped by a budget{resumed_note}) -> {}\n{}: {} groups, {} charts -> {}\n",
-        plan.name,
-        records.len(),
-        budget,
-        dir.join("runs.csv").display(),
-        plan.name,
-        built.groups,
-        built.charts,
-        dir.join("report.md").display()
-    ))
+    say_written(
+        &plan.name,
+        &format!(
+            "{} runs ({budget} stopped by a budget{resumed_note})",
+            records.len()
+        ),
+        &dir,
+        &built,
+    )
 }
 
 /// `harness merge`: the shards of one experiment (`harness run --shard`) into one results
@@ -348,17 +342,32 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         done: merged.done,
     };
     let records = runner::run_plan(&plan, &dir, &opts)?;
-    let budget = records
+    let budget = stopped(&records);
+    let built = finish(&plan, &dir, &mut manifest, &records)?;
+    say_written(
+        &plan.name,
+        &format!(
+            "{} runs from {count} shards ({budget} stopped by a budget)",
+            records.len()
+        ),
+        &dir,
+        &built,
+    )
+}
+
+/// Runs a budget stopped.
+fn stopped(records: &[harness::report::csv::RunRecord]) -> usize {
+    records
         .iter()
         .filter(|r| r.status != harness::search::Status::Ok)
-        .count();
-    let built = finish(&plan, &dir, &mut manifest, &records)?;
+        .count()
+}
+
+/// The two lines a run or merge ends with: what runs.csv holds (`runs`), and the report.
+fn say_written(name: &str, runs: &str, dir: &Path, built: &report::Built) -> anyhow::Result<()> {
     say(format_args!(
-        "{}: {} runs from {count} shards ({budget} stopped by a budget) -> {}\n{}: {} groups, {} charts -> {}\n",
-        plan.name,
-        records.len(),
+        "{name}: {runs} -> {}\n{name}: {} groups, {} charts -> {}\n",
         dir.join("runs.csv").display(),
-        plan.name,
         built.groups,
         built.charts,
         dir.join("report.md").display()
