@@ -166,8 +166,7 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
     let mut locks = Vec::new();
     let mut seen: Vec<(PathBuf, &PathBuf)> = Vec::new();
     for dir in dirs {
-        let shown = dir.display();
-        let bad = |what: String| Error::input(format!("{shown}: {what}"));
+        let bad = |what: String| Error::input(format!("{}: {what}", dir.display()));
         if !dir.is_dir() {
             return Err(bad(
                 "not a folder; allowed: the folders `harness run FILE --shard I/N` wrote".into(),
@@ -186,77 +185,23 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
         let lock = lock_output(dir).map_err(|_| {
             bad("a `harness run` is writing into it now; merge once it has finished".into())
         })?;
-        let Some(mf) = Manifest::read(dir)? else {
-            // The folder that holds the shard folders, given for them.
-            let inside = find(dir).unwrap_or_default();
-            if !inside.is_empty() {
-                return Err(bad(format!(
-                    "holds shard folders ({}{}), and is not one itself; list them after FILE, or leave the folders out to merge those in the output folder (--out DIR, default results/{name})",
-                    inside
-                        .iter()
-                        .take(3)
-                        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    if inside.len() > 3 { ", ..." } else { "" }
-                )));
-            }
-            return Err(bad(
-                "no manifest.json, so not a shard folder; allowed: the folders `harness run FILE --shard I/N` wrote"
-                    .to_string(),
-            ));
-        };
-        if mf.experiment != *name {
-            return Err(bad(format!(
-                "holds experiment `{}`, not `{name}`; merge only the shards of the experiment file given",
-                mf.experiment
-            )));
-        }
-        let Some(shard) = mf.shard.as_deref() else {
-            return Err(bad(format!(
-                "holds the results of a whole run of `{name}`, not a shard (its manifest.json names no shard); allowed: the folders `harness run FILE --shard I/N` wrote"
-            )));
-        };
-        let shard: Shard = shard.parse().map_err(|_| {
-            bad(format!(
-                "manifest.json's `shard` is `{shard}`, which `harness run` does not write; rerun the shard"
-            ))
-        })?;
-        if mf.finished.is_none() {
-            return Err(bad(format!(
-                "shard {shard} has not finished (its manifest.json has no end time): let it finish, or rerun it with `harness run FILE --shard {shard}` (which resumes it)"
-            )));
-        }
-        let (theirs, lines) = read(&dir.join(FILE))?;
-        if theirs.format != header.format {
-            return Err(bad(format!(
-                "{FILE} is in format {}, not {} as this harness writes; merge with the harness that ran the shards, or rerun the shard",
-                theirs.format, header.format
-            )));
-        }
-        let why = if theirs.experiment != header.experiment {
-            Some(format!("for experiment `{}`", theirs.experiment))
-        } else if theirs.plan_hash != header.plan_hash {
-            Some("for other runs than this experiment file makes (its grid, seed or budgets, or the positions it lists or reads from a positions file, differ from the shard's)".to_string())
-        } else {
-            None
-        };
-        if let Some(why) = why {
-            return Err(bad(format!(
-                "shard {shard} was run {why}; merge shards of the same experiment file, or rerun the shard with it"
-            )));
-        }
+        let Opened {
+            shard,
+            manifest,
+            lines,
+            build: theirs,
+        } = open(plan, header, dir)?;
         // The shards' counters come from one build (the same code computes the same
         // counters); the merging build only copies them.
         match &build {
-            Some((b, first)) if *b != theirs.build || b.is_empty() => {
+            Some((b, first)) if *b != theirs || b.is_empty() => {
                 return Err(bad(format!(
                     "shard {shard} was run by another build of harness than {} was; the counters of two builds need not agree, so rerun the shards with one build",
                     first.display()
                 )));
             }
             Some(_) => {}
-            None => build = Some((theirs.build.clone(), dir)),
+            None => build = Some((theirs, dir)),
         }
         if let Some((other, (odir, ..))) = by_shard.iter().find(|(s, _)| s.count != shard.count) {
             return Err(bad(format!(
@@ -272,29 +217,8 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
                 other.display()
             )));
         }
-        let wanted = shard.select(plan).runs.len();
-        let runs = |n: usize| format!("{n} run{}", if n == 1 { "" } else { "s" });
-        if lines.len() != wanted {
-            return Err(bad(format!(
-                "shard {shard}'s {FILE} holds {}, but the experiment puts {} in it; rerun the shard",
-                runs(lines.len()),
-                runs(wanted)
-            )));
-        }
-        if mf.runs != Some(wanted) {
-            return Err(bad(format!(
-                "manifest.json says shard {shard} finished {}, but it has {} (in {FILE}), as many as the experiment puts in it; rerun the shard, or restore manifest.json",
-                mf.runs.map_or("no count of runs".to_string(), runs),
-                runs(wanted)
-            )));
-        }
-        if let Some(f) = lines.iter().find(|f| !shard.holds(&f.run_key)) {
-            return Err(bad(format!(
-                "{FILE} holds run {}, which is not in shard {shard}; rerun the shard",
-                f.run_key
-            )));
-        }
-        by_shard.insert(shard, (dir, mf, lines));
+        check_runs(plan, dir, shard, &manifest, &lines)?;
+        by_shard.insert(shard, (dir, manifest, lines));
         locks.push(lock);
     }
     let count = first_count(&by_shard);
@@ -349,6 +273,125 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
     })
 }
 
+/// A shard folder as `open` read it: its shard, manifest, finished runs and the build that
+/// ran it.
+struct Opened {
+    shard: Shard,
+    manifest: Manifest,
+    lines: Vec<Finished>,
+    build: String,
+}
+
+/// Reads the shard folder `dir` (locked by the caller) and checks it on its own: a finished
+/// shard of `plan`'s experiment, whose shard.jsonl is in this harness's format and of this
+/// plan (`header`). The checks that need the other folders are the caller's.
+fn open(plan: &Plan, header: &Header, dir: &Path) -> Result<Opened> {
+    let name = &plan.name;
+    let bad = |what: String| Error::input(format!("{}: {what}", dir.display()));
+    let Some(mf) = Manifest::read(dir)? else {
+        // The folder that holds the shard folders, given for them.
+        let inside = find(dir).unwrap_or_default();
+        if !inside.is_empty() {
+            return Err(bad(format!(
+                "holds shard folders ({}{}), and is not one itself; list them after FILE, or leave the folders out to merge those in the output folder (--out DIR, default results/{name})",
+                inside
+                    .iter()
+                    .take(3)
+                    .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                if inside.len() > 3 { ", ..." } else { "" }
+            )));
+        }
+        return Err(bad(
+            "no manifest.json, so not a shard folder; allowed: the folders `harness run FILE --shard I/N` wrote"
+                .to_string(),
+        ));
+    };
+    if mf.experiment != *name {
+        return Err(bad(format!(
+            "holds experiment `{}`, not `{name}`; merge only the shards of the experiment file given",
+            mf.experiment
+        )));
+    }
+    let Some(shard) = mf.shard.as_deref() else {
+        return Err(bad(format!(
+            "holds the results of a whole run of `{name}`, not a shard (its manifest.json names no shard); allowed: the folders `harness run FILE --shard I/N` wrote"
+        )));
+    };
+    let shard: Shard = shard.parse().map_err(|_| {
+        bad(format!(
+            "manifest.json's `shard` is `{shard}`, which `harness run` does not write; rerun the shard"
+        ))
+    })?;
+    if mf.finished.is_none() {
+        return Err(bad(format!(
+            "shard {shard} has not finished (its manifest.json has no end time): let it finish, or rerun it with `harness run FILE --shard {shard}` (which resumes it)"
+        )));
+    }
+    let (theirs, lines) = read(&dir.join(FILE))?;
+    if theirs.format != header.format {
+        return Err(bad(format!(
+            "{FILE} is in format {}, not {} as this harness writes; merge with the harness that ran the shards, or rerun the shard",
+            theirs.format, header.format
+        )));
+    }
+    let why = if theirs.experiment != header.experiment {
+        Some(format!("for experiment `{}`", theirs.experiment))
+    } else if theirs.plan_hash != header.plan_hash {
+        Some("for other runs than this experiment file makes (its grid, seed or budgets, or the positions it lists or reads from a positions file, differ from the shard's)".to_string())
+    } else {
+        None
+    };
+    if let Some(why) = why {
+        return Err(bad(format!(
+            "shard {shard} was run {why}; merge shards of the same experiment file, or rerun the shard with it"
+        )));
+    }
+    Ok(Opened {
+        shard,
+        manifest: mf,
+        lines,
+        build: theirs.build,
+    })
+}
+
+/// Checks that the shard folder `dir` holds exactly the runs `plan` puts in `shard`, as many
+/// as its manifest says it finished.
+fn check_runs(
+    plan: &Plan,
+    dir: &Path,
+    shard: Shard,
+    mf: &Manifest,
+    lines: &[Finished],
+) -> Result<()> {
+    let bad = |what: String| Error::input(format!("{}: {what}", dir.display()));
+    let wanted = shard.select(plan).runs.len();
+    let runs = |n: usize| format!("{n} run{}", if n == 1 { "" } else { "s" });
+    if lines.len() != wanted {
+        return Err(bad(format!(
+            "shard {shard}'s {FILE} holds {}, but the experiment puts {} in it; rerun the shard",
+            runs(lines.len()),
+            runs(wanted)
+        )));
+    }
+    if mf.runs != Some(wanted) {
+        return Err(bad(format!(
+            "manifest.json says shard {shard} finished {}, but it has {} (in {FILE}), as many as the experiment puts in it; rerun the shard, or restore manifest.json",
+            mf.runs.map_or("no count of runs".to_string(), runs),
+            runs(wanted)
+        )));
+    }
+    if let Some(f) = lines.iter().find(|f| !shard.holds(&f.run_key)) {
+        return Err(bad(format!(
+            "{FILE} holds run {}, which is not in shard {shard}; rerun the shard",
+            f.run_key
+        )));
+    }
+    Ok(())
+}
+
+/// The count of the split the first shard read belongs to (1 before any).
 fn first_count<T>(by_shard: &BTreeMap<Shard, T>) -> u32 {
     by_shard.keys().next().map_or(1, |s| s.count)
 }
