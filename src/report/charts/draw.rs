@@ -1,6 +1,7 @@
 //! Drawing one chart: title, axes, series (points, lines, whiskers, budget marks), theory
 //! lines and legend.
 
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -112,217 +113,34 @@ pub fn draw<DB: DrawingBackend>(
         .x_label_area_size(x_label_area(vertical))
         .y_label_area_size(140);
 
-    macro_rules! body {
-        ($chart:ident) => {{
-            $chart
-                .configure_mesh()
-                .x_desc(c.x_title.as_str())
-                .y_desc(c.y_title.as_str())
-                .axis_desc_style((FAMILY, axis_px))
-                .label_style((FAMILY, TICK_PX))
-                .x_labels(n_xlabels.min(20))
-                .y_labels(10)
-                .x_label_formatter(&x_fmt)
-                .y_label_formatter(&y_fmt)
-                .light_line_style(RGBColor(235, 235, 235))
-                .bold_line_style(RGBColor(210, 210, 210))
-                .draw()
-                .map_err(e)?;
-            if rotate {
-                // Vertical category labels, read bottom to top, their ends at the axis.
-                let style = tick_style
-                    .clone()
-                    .transform(FontTransform::Rotate270)
-                    .pos(Pos::new(HPos::Right, VPos::Center));
-                // Too many categories for a label each (the labels' glyphs, about three
-                // quarters of the font's size across when written vertically, side by side
-                // pass the axis's width): every k-th is labelled, from the first, so none
-                // overlap.
-                let gap = ($chart.backend_coord(&(1.0, y0)).0 - $chart.backend_coord(&(0.0, y0)).0)
-                    .max(1) as u32;
-                let every = (TICK_PX * 3 / 4 + 2).div_ceil(gap).max(1) as usize;
-                for (i, l) in c.categories.iter().flatten().enumerate().step_by(every) {
-                    let (px, py) = $chart.backend_coord(&(i as f64, y0));
-                    root.draw(&Text::new(l.clone(), (px, py + 12), style.clone()))
-                        .map_err(e)?;
-                }
-            }
-            // Series side by side around each x, so that their bars do not hide each other:
-            // an offset on a linear axis, a factor (in decades) on a log one. On a log axis
-            // the band takes at most 0.16 decades and half the narrowest gap between x values
-            // (3, 4, 5 are a tenth of a decade apart), so no point passes its neighbour's x.
-            // Bars take most of the gap instead (side by side, not overlapping).
-            let (lin_band, log_band) = if c.bars {
-                (0.8, 0.4f64.min(0.8 * log_step))
-            } else {
-                (0.36, 0.16f64.min(0.5 * log_step))
-            };
-            let dodge = |i: usize| -> f64 {
-                if k < 2.0 {
-                    0.0
-                } else if c.log_x {
-                    (i as f64 - (k - 1.0) / 2.0) * (log_band / k)
-                } else {
-                    (i as f64 - (k - 1.0) / 2.0) * (lin_band * step / k)
-                }
-            };
-            let shift = |x: f64, d: f64| -> f64 {
-                if c.log_x {
-                    x * 10f64.powf(d)
-                } else {
-                    x + d
-                }
-            };
-            for (i, s) in c.series.iter().enumerate() {
-                let col = color(s.style);
-                let d = dodge(i);
-                // The markers of the measured points (a budget point gets its own mark).
-                let pts: Vec<(f64, f64)> = s
-                    .points
-                    .iter()
-                    .filter(|p| !p.budget)
-                    .map(|p| (shift(p.x, d), p.y))
-                    .collect();
-                // The line joins measured points only: not across categories or positions
-                // (`Chart::lines`), and not to a point whose group hit a budget (a lower bound).
-                if c.lines {
-                    for run in joined(&s.points, &s.breaks, |x| shift(x, d)) {
-                        $chart
-                            .draw_series(LineSeries::new(run, col.stroke_width(3)))
-                            .map_err(e)?;
-                    }
-                }
-                $chart
-                    .draw_series(
-                        s.points
-                            .iter()
-                            .filter(|p| p.budget)
-                            .map(|p| budget_element!((shift(p.x, d), p.y), col)),
-                    )
-                    .map_err(e)?;
-                // Bars (`Chart::bars`) from the reference value 1 (the minimal tree) to each
-                // measured mean, as wide as most of the series' slot, under the whiskers.
-                if c.bars {
-                    let (slot, log_slot) = (lin_band * step / k, log_band / k);
-                    let base = 1f64.clamp(y0, y1);
-                    for p in s.points.iter().filter(|p| !p.budget) {
-                        let x = shift(p.x, d);
-                        let (xl, xr) = if c.log_x {
-                            let f = 10f64.powf(0.45 * log_slot);
-                            (x / f, x * f)
-                        } else {
-                            (x - 0.45 * slot, x + 0.45 * slot)
-                        };
-                        let top = p.y.clamp(y0, y1);
-                        $chart
-                            .draw_series(
-                                bar_face(col).map(|st| Rectangle::new([(xl, base), (xr, top)], st)),
-                            )
-                            .map_err(e)?;
-                    }
-                }
-                let cap = 0.05 * step;
-                for p in &s.points {
-                    if c.whiskers && p.hi > p.lo {
-                        let x = shift(p.x, d);
-                        let st = col.stroke_width(2);
-                        // A minimum of 0 has no place on a log axis: the bar runs down to
-                        // the axis and ends in an arrowhead pointing off it, not in a cap
-                        // that would read as a small positive minimum.
-                        let zero_min = c.log_y && p.lo <= 0.0;
-                        let lo = if zero_min { y0 } else { p.lo };
-                        $chart
-                            .draw_series(std::iter::once(PathElement::new(
-                                vec![(x, lo), (x, p.hi)],
-                                st,
-                            )))
-                            .map_err(e)?;
-                        if zero_min {
-                            $chart
-                                .draw_series(std::iter::once(
-                                    EmptyElement::at((x, y0))
-                                        + PathElement::new(
-                                            vec![(-7, -11), (0, 0), (7, -11)],
-                                            col.stroke_width(3),
-                                        ),
-                                ))
-                                .map_err(e)?;
-                        }
-                        // Caps as wide as on a linear axis of the same spacing: on a log
-                        // one, a factor of a twentieth of the narrowest gap (at most a
-                        // twentieth of a decade) either side.
-                        let (cl, cr) = if c.log_x {
-                            let f = 10f64.powf(0.05 * log_step.min(1.0));
-                            (x / f, x * f)
-                        } else {
-                            (x - cap, x + cap)
-                        };
-                        let caps = [(!zero_min).then_some(lo), Some(p.hi)];
-                        for yv in caps.into_iter().flatten() {
-                            $chart
-                                .draw_series(std::iter::once(PathElement::new(
-                                    vec![(cl, yv), (cr, yv)],
-                                    st,
-                                )))
-                                .map_err(e)?;
-                        }
-                    }
-                }
-                draw_marker(&mut $chart, &pts, s.style, col)?;
-                // A value of 0 has no place on a log axis: its marker sits on the axis's floor,
-                // which would read as a small positive value, so `0` is written beside it.
-                if c.log_y {
-                    for &(x, _) in pts.iter().filter(|p| p.1 <= 0.0) {
-                        $chart
-                            .draw_series(std::iter::once(
-                                EmptyElement::at((x, y0))
-                                    + Text::new("0", (14, -30), tick_style.clone().color(&col)),
-                            ))
-                            .map_err(e)?;
-                    }
-                }
-            }
-            // Theory lines run flat across the band of side-by-side points at each x, so that
-            // a point on the theory sits on its line wherever the dodge put it.
-            let band = (k >= 2.0).then(|| (dodge(0), dodge(k as usize - 1)));
-            let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
-            // Where the points are not joined (each x other positions), neither is the theory:
-            // a flat stroke across each x's band (the ratio-1 line still spans).
-            let spans = c.lines || c.bars || c.categories.is_some();
-            for s in &c.theory {
-                let (col, (dash, gap)) = dashed_style(s.style);
-                let runs: Vec<Vec<(f64, f64)>> = if spans {
-                    vec![dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)))]
-                } else {
-                    let (lo, hi) = band.unwrap_or((-0.18 * step, 0.18 * step));
-                    s.points
-                        .iter()
-                        .map(|p| {
-                            vec![
-                                (shift(p.x, lo).clamp(x0, x1), p.y),
-                                (shift(p.x, hi).clamp(x0, x1), p.y),
-                            ]
-                        })
-                        .collect()
-                };
-                for pts in runs {
-                    $chart
-                        .draw_series(DashedLineSeries::new(
-                            pts,
-                            dash,
-                            gap,
-                            ShapeStyle {
-                                color: col.to_rgba(),
-                                filled: false,
-                                stroke_width: 3,
-                            },
-                        ))
-                        .map_err(e)?;
-                }
-            }
-        }};
-    }
-
+    // Series side by side around each x, so that their bars do not hide each other: an
+    // offset on a linear axis, a factor (in decades) on a log one. On a log axis the band
+    // takes at most 0.16 decades and half the narrowest gap between x values (3, 4, 5 are a
+    // tenth of a decade apart), so no point passes its neighbour's x. Bars take most of the
+    // gap instead (side by side, not overlapping).
+    let (lin_band, log_band) = if c.bars {
+        (0.8, 0.4f64.min(0.8 * log_step))
+    } else {
+        (0.36, 0.16f64.min(0.5 * log_step))
+    };
+    let layout = Layout {
+        c,
+        k,
+        step,
+        x: (x0, x1),
+        y: (y0, y1),
+        log_step,
+        lin_band,
+        log_band,
+        tick_style: &tick_style,
+    };
+    let mesh = Mesh {
+        axis_px,
+        n_xlabels,
+        x_fmt: &x_fmt,
+        y_fmt: &y_fmt,
+        rotate,
+    };
     match (c.log_x, c.log_y) {
         (false, true) => {
             let (yb, yl) = log_ticks(y0, y1);
@@ -335,11 +153,11 @@ pub fn draw<DB: DrawingBackend>(
                         .with_light_points(yl),
                 )
                 .map_err(e)?;
-            body!(chart);
+            draw_body(&mut chart, root, &layout, &mesh)?;
         }
         (false, false) => {
             let mut chart = builder.build_cartesian_2d(x0..x1, y0..y1).map_err(e)?;
-            body!(chart);
+            draw_body(&mut chart, root, &layout, &mesh)?;
         }
         (true, true) => {
             let (xb, xl) = log_x_ticks(x0, x1, &xs);
@@ -356,7 +174,7 @@ pub fn draw<DB: DrawingBackend>(
                         .with_light_points(yl),
                 )
                 .map_err(e)?;
-            body!(chart);
+            draw_body(&mut chart, root, &layout, &mesh)?;
         }
         (true, false) => {
             let (xb, xl) = log_x_ticks(x0, x1, &xs);
@@ -369,12 +187,299 @@ pub fn draw<DB: DrawingBackend>(
                     y0..y1,
                 )
                 .map_err(e)?;
-            body!(chart);
+            draw_body(&mut chart, root, &layout, &mesh)?;
         }
     }
 
     draw_legend(root, &legend, c)?;
     root.present().map_err(e)?;
+    Ok(())
+}
+
+/// Draws the chart's mesh, its series and its theory lines on `chart`, whose axes the
+/// caller built linear or log.
+fn draw_body<DB: DrawingBackend, X: Axis, Y: Axis>(
+    chart: &mut ChartContext<DB, Cartesian2d<X, Y>>,
+    root: &DrawingArea<DB, Shift>,
+    l: &Layout,
+    m: &Mesh,
+) -> std::result::Result<(), String> {
+    draw_mesh(chart, root, l, m)?;
+    for (i, s) in l.c.series.iter().enumerate() {
+        draw_one_series(chart, l, i, s)?;
+    }
+    draw_theory(chart, l)
+}
+
+/// The bounds the chart's parts are drawn under: a plotters chart on an x and a y axis of
+/// `f64`, linear or log.
+trait Axis: Ranged<ValueType = f64> + ValueFormatter<f64> {}
+impl<T: Ranged<ValueType = f64> + ValueFormatter<f64>> Axis for T {}
+
+/// A chart's frame and where its series sit side by side around each x.
+struct Layout<'a> {
+    c: &'a Chart,
+    /// The number of series (at least 1).
+    k: f64,
+    /// The gap between neighbouring x values (a linear axis's).
+    step: f64,
+    x: (f64, f64),
+    y: (f64, f64),
+    /// The narrowest gap between neighbouring x values in decades (a log axis's `step`).
+    log_step: f64,
+    /// The width of the band the series share at each x: on a linear axis in steps, on a log
+    /// one in decades.
+    lin_band: f64,
+    log_band: f64,
+    tick_style: &'a TextStyle<'a>,
+}
+
+impl Layout<'_> {
+    /// How far series `i` sits from its x: an offset on a linear axis, a factor (in decades)
+    /// on a log one.
+    fn dodge(&self, i: usize) -> f64 {
+        let k = self.k;
+        if k < 2.0 {
+            0.0
+        } else if self.c.log_x {
+            (i as f64 - (k - 1.0) / 2.0) * (self.log_band / k)
+        } else {
+            (i as f64 - (k - 1.0) / 2.0) * (self.lin_band * self.step / k)
+        }
+    }
+
+    /// `x` moved by the dodge `d`.
+    fn shift(&self, x: f64, d: f64) -> f64 {
+        if self.c.log_x {
+            x * 10f64.powf(d)
+        } else {
+            x + d
+        }
+    }
+}
+
+/// The axes' text: the titles' size, how many x labels, the label formats, and whether the
+/// category labels stand vertically (drawn apart, after the mesh).
+struct Mesh<'a> {
+    axis_px: u32,
+    n_xlabels: usize,
+    x_fmt: &'a dyn Fn(&f64) -> String,
+    y_fmt: &'a dyn Fn(&f64) -> String,
+    rotate: bool,
+}
+
+/// Draws the grid, the axes with their titles and labels, and the vertical category labels.
+fn draw_mesh<DB: DrawingBackend, X: Axis, Y: Axis>(
+    chart: &mut ChartContext<DB, Cartesian2d<X, Y>>,
+    root: &DrawingArea<DB, Shift>,
+    l: &Layout,
+    m: &Mesh,
+) -> std::result::Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let c = l.c;
+    chart
+        .configure_mesh()
+        .x_desc(c.x_title.as_str())
+        .y_desc(c.y_title.as_str())
+        .axis_desc_style((FAMILY, m.axis_px))
+        .label_style((FAMILY, TICK_PX))
+        .x_labels(m.n_xlabels.min(20))
+        .y_labels(10)
+        .x_label_formatter(m.x_fmt)
+        .y_label_formatter(m.y_fmt)
+        .light_line_style(RGBColor(235, 235, 235))
+        .bold_line_style(RGBColor(210, 210, 210))
+        .draw()
+        .map_err(e)?;
+    if m.rotate {
+        let y0 = l.y.0;
+        // Vertical category labels, read bottom to top, their ends at the axis.
+        let style = l
+            .tick_style
+            .clone()
+            .transform(FontTransform::Rotate270)
+            .pos(Pos::new(HPos::Right, VPos::Center));
+        // Too many categories for a label each (the labels' glyphs, about three quarters of
+        // the font's size across when written vertically, side by side pass the axis's
+        // width): every k-th is labelled, from the first, so none overlap.
+        let gap =
+            (chart.backend_coord(&(1.0, y0)).0 - chart.backend_coord(&(0.0, y0)).0).max(1) as u32;
+        let every = (TICK_PX * 3 / 4 + 2).div_ceil(gap).max(1) as usize;
+        for (i, label) in c.categories.iter().flatten().enumerate().step_by(every) {
+            let (px, py) = chart.backend_coord(&(i as f64, y0));
+            root.draw(&Text::new(label.clone(), (px, py + 12), style.clone()))
+                .map_err(e)?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws series `i`, `s`: its line, budget marks, bars, whiskers and markers, and a `0` beside
+/// a marker that a log y axis puts on its floor.
+fn draw_one_series<DB: DrawingBackend, X: Axis, Y: Axis>(
+    chart: &mut ChartContext<DB, Cartesian2d<X, Y>>,
+    l: &Layout,
+    i: usize,
+    s: &Series,
+) -> std::result::Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let c = l.c;
+    let (y0, y1) = l.y;
+    let col = color(s.style);
+    let d = l.dodge(i);
+    // The markers of the measured points (a budget point gets its own mark).
+    let pts: Vec<(f64, f64)> = s
+        .points
+        .iter()
+        .filter(|p| !p.budget)
+        .map(|p| (l.shift(p.x, d), p.y))
+        .collect();
+    // The line joins measured points only: not across categories or positions
+    // (`Chart::lines`), and not to a point whose group hit a budget (a lower bound).
+    if c.lines {
+        for run in joined(&s.points, &s.breaks, |x| l.shift(x, d)) {
+            chart
+                .draw_series(LineSeries::new(run, col.stroke_width(3)))
+                .map_err(e)?;
+        }
+    }
+    chart
+        .draw_series(
+            s.points
+                .iter()
+                .filter(|p| p.budget)
+                .map(|p| budget_element!((l.shift(p.x, d), p.y), col)),
+        )
+        .map_err(e)?;
+    // Bars (`Chart::bars`) from the reference value 1 (the minimal tree) to each measured
+    // mean, as wide as most of the series' slot, under the whiskers.
+    if c.bars {
+        let (slot, log_slot) = (l.lin_band * l.step / l.k, l.log_band / l.k);
+        let base = 1f64.clamp(y0, y1);
+        for p in s.points.iter().filter(|p| !p.budget) {
+            let x = l.shift(p.x, d);
+            let (xl, xr) = if c.log_x {
+                let f = 10f64.powf(0.45 * log_slot);
+                (x / f, x * f)
+            } else {
+                (x - 0.45 * slot, x + 0.45 * slot)
+            };
+            let top = p.y.clamp(y0, y1);
+            chart
+                .draw_series(bar_face(col).map(|st| Rectangle::new([(xl, base), (xr, top)], st)))
+                .map_err(e)?;
+        }
+    }
+    let cap = 0.05 * l.step;
+    for p in &s.points {
+        if c.whiskers && p.hi > p.lo {
+            let x = l.shift(p.x, d);
+            let st = col.stroke_width(2);
+            // A minimum of 0 has no place on a log axis: the bar runs down to the axis and
+            // ends in an arrowhead pointing off it, not in a cap that would read as a small
+            // positive minimum.
+            let zero_min = c.log_y && p.lo <= 0.0;
+            let lo = if zero_min { y0 } else { p.lo };
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(x, lo), (x, p.hi)],
+                    st,
+                )))
+                .map_err(e)?;
+            if zero_min {
+                chart
+                    .draw_series(std::iter::once(
+                        EmptyElement::at((x, y0))
+                            + PathElement::new(
+                                vec![(-7, -11), (0, 0), (7, -11)],
+                                col.stroke_width(3),
+                            ),
+                    ))
+                    .map_err(e)?;
+            }
+            // Caps as wide as on a linear axis of the same spacing: on a log one, a factor
+            // of a twentieth of the narrowest gap (at most a twentieth of a decade) either
+            // side.
+            let (cl, cr) = if c.log_x {
+                let f = 10f64.powf(0.05 * l.log_step.min(1.0));
+                (x / f, x * f)
+            } else {
+                (x - cap, x + cap)
+            };
+            let caps = [(!zero_min).then_some(lo), Some(p.hi)];
+            for yv in caps.into_iter().flatten() {
+                chart
+                    .draw_series(std::iter::once(PathElement::new(
+                        vec![(cl, yv), (cr, yv)],
+                        st,
+                    )))
+                    .map_err(e)?;
+            }
+        }
+    }
+    draw_marker(chart, &pts, s.style, col)?;
+    // A value of 0 has no place on a log axis: its marker sits on the axis's floor, which
+    // would read as a small positive value, so `0` is written beside it.
+    if c.log_y {
+        for &(x, _) in pts.iter().filter(|p| p.1 <= 0.0) {
+            chart
+                .draw_series(std::iter::once(
+                    EmptyElement::at((x, y0))
+                        + Text::new("0", (14, -30), l.tick_style.clone().color(&col)),
+                ))
+                .map_err(e)?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws the theory lines, dashed. They run flat across the band of side-by-side points at
+/// each x, so that a point on the theory sits on its line wherever the dodge put it.
+fn draw_theory<DB: DrawingBackend, X: Axis, Y: Axis>(
+    chart: &mut ChartContext<DB, Cartesian2d<X, Y>>,
+    l: &Layout,
+) -> std::result::Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let c = l.c;
+    let (x0, x1) = l.x;
+    let k = l.k;
+    let band = (k >= 2.0).then(|| (l.dodge(0), l.dodge(k as usize - 1)));
+    let shift = |x: f64, d: f64| l.shift(x, d);
+    let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
+    // Where the points are not joined (each x other positions), neither is the theory: a flat
+    // stroke across each x's band (the ratio-1 line still spans).
+    let spans = c.lines || c.bars || c.categories.is_some();
+    for s in &c.theory {
+        let (col, (dash, gap)) = dashed_style(s.style);
+        let runs: Vec<Vec<(f64, f64)>> = if spans {
+            vec![dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)))]
+        } else {
+            let (lo, hi) = band.unwrap_or((-0.18 * l.step, 0.18 * l.step));
+            s.points
+                .iter()
+                .map(|p| {
+                    vec![
+                        (l.shift(p.x, lo).clamp(x0, x1), p.y),
+                        (l.shift(p.x, hi).clamp(x0, x1), p.y),
+                    ]
+                })
+                .collect()
+        };
+        for pts in runs {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    pts,
+                    dash,
+                    gap,
+                    ShapeStyle {
+                        color: col.to_rgba(),
+                        filled: false,
+                        stroke_width: 3,
+                    },
+                ))
+                .map_err(e)?;
+        }
+    }
     Ok(())
 }
 
