@@ -895,104 +895,20 @@ fn chart_for(
             .collect();
         q.points.sort_by(|a, b| a.x.total_cmp(&b.x));
     }
-    // Theory lines (`theory_lines`), then the no-table reference lines, then the ratio-1 line.
-    let mut theory: Vec<Series> = Vec::new();
-    let wanted = |t: TheoryKind| layout.theory.contains(&t);
-    // Where b is fitted (the uniform tree as big as minimax's), the legend says so: such a
-    // tree's minimal tree is no lower bound for a real game's search.
-    let fitted = groups
-        .iter()
-        .any(|g| g.theory.as_ref().is_some_and(Theory::fitted));
-    let of_b = if fitted {
-        ", b fitted to minimax/negamax"
-    } else {
-        ""
-    };
-    // The ratio chart's one theory line, ratio 1, is drawn below.
-    let lines: &[TheoryKind] = match kind {
-        ChartKind::RatioToMinimal => &[],
-        _ => theory_drawn_on(kind),
-    };
-    let mut theory_kinds = Vec::new();
-    for &tk in lines {
-        if !wanted(tk) {
-            continue;
-        }
-        // The ebf chart draws the full and minimal trees' own nodes^(1/d), the statistic its
-        // points are (a full tree of depth 1 has b + 1 nodes, above b), and Pearl's R*(b),
-        // their limit as d grows for random order.
-        let name = match (tk, kind == ChartKind::Ebf) {
-            (TheoryKind::FullTree, false) => format!("full tree (Σ b^k, k = 0..d{of_b})"),
-            (TheoryKind::KnuthMoore, false) => {
-                format!("minimal tree (Knuth-Moore, all levels{of_b})")
-            }
-            (TheoryKind::FullTree, true) => format!("full tree, its nodes^(1/d){of_b}"),
-            (TheoryKind::KnuthMoore, true) => format!("minimal tree, its nodes^(1/d){of_b}"),
-            (TheoryKind::Pearl, _) => {
-                format!("Pearl R*(b): random order, limit as d grows{of_b}")
-            }
-        };
-        let name = name.as_str();
-        // Runs without a table have no table size: no theory point at a size of 0.
-        let sized: Vec<&Group> = groups.iter().copied().filter(|g| !no_table(g)).collect();
-        let line_kind = match tk {
-            TheoryKind::FullTree => LINE_FULL,
-            TheoryKind::KnuthMoore => LINE_MINIMAL,
-            TheoryKind::Pearl => LINE_OTHER,
-        };
-        let drawn = theory_lines(
-            s,
-            &sized,
-            x,
-            series_cols,
-            (tk, kind == ChartKind::Ebf),
-            name,
-            &xpos,
-        );
-        if !drawn.is_empty() {
-            theory_kinds.push(tk);
-        }
-        theory.extend(drawn.into_iter().map(|t| Series {
-            style: line_kind,
-            ..t
-        }));
-    }
-    reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
-    theory.extend(reference.into_iter().map(|t| Series {
-        style: LINE_OTHER,
-        ..t
-    }));
-    if kind == ChartKind::RatioToMinimal && wanted(TheoryKind::KnuthMoore) {
-        theory_kinds.push(TheoryKind::KnuthMoore);
-        let pts: Vec<Point> = xs
-            .iter()
-            .map(|xv| Point {
-                x: xpos(xv),
-                x_label: xv.clone(),
-                y: 1.0,
-                lo: 1.0,
-                hi: 1.0,
-                budget: false,
-                counted: None,
-                runs: 0,
-            })
-            .collect();
-        theory.push(Series {
-            label: format!("minimal tree (ratio 1{of_b})"),
-            key: vec![],
-            points: pts,
-            breaks: vec![],
-            style: LINE_MINIMAL,
-        });
-    }
-    // A line's dash says its kind in every chart; lines of one kind (trees of several b) take
-    // the greys in turn: style = kind + LINE_KINDS × (lines of that kind before it).
-    let mut of_kind = [0usize; LINE_KINDS];
-    for t in &mut theory {
-        let k = t.style;
-        t.style = k + LINE_KINDS * of_kind[k];
-        of_kind[k] += 1;
-    }
+    // Runs without a table have no table size: no theory point at a size of 0.
+    let sized: Vec<&Group> = groups.iter().copied().filter(|g| !no_table(g)).collect();
+    let (theory, theory_kinds) = theory_series(
+        s,
+        layout,
+        kind,
+        x,
+        series_cols,
+        groups,
+        &sized,
+        &xs,
+        &xpos,
+        reference,
+    );
     let (ymin, ymax) = series
         .iter()
         .flat_map(|q| q.points.iter().map(|p| (p.lo, p.hi)))
@@ -1058,6 +974,123 @@ fn chart_for(
         shared_y: None,
         y_unit: if kind == ChartKind::Time { "ms" } else { "" },
     })
+}
+
+/// A chart's theory lines, in drawing order: the `[report] theory` lines this chart kind
+/// draws (`theory_lines`), then the no-table `reference` lines, then the ratio chart's ratio-1
+/// line; each line's style set by its kind. Also the kinds drawn, for report.md. `sized`: the
+/// groups with a table size where x is one (runs without a table have no size, so no theory
+/// point at a size of 0); `xs` the chart's x values and `xpos` their places on the axis.
+#[allow(clippy::too_many_arguments)]
+fn theory_series(
+    s: &Summary,
+    layout: &Layout,
+    kind: ChartKind,
+    x: &str,
+    series_cols: &[String],
+    groups: &[&Group],
+    sized: &[&Group],
+    xs: &[String],
+    xpos: &dyn Fn(&str) -> f64,
+    mut reference: Vec<Series>,
+) -> (Vec<Series>, Vec<TheoryKind>) {
+    // Theory lines (`theory_lines`), then the no-table reference lines, then the ratio-1 line.
+    let mut theory: Vec<Series> = Vec::new();
+    let wanted = |t: TheoryKind| layout.theory.contains(&t);
+    // Where b is fitted (the uniform tree as big as minimax's), the legend says so: such a
+    // tree's minimal tree is no lower bound for a real game's search.
+    let fitted = groups
+        .iter()
+        .any(|g| g.theory.as_ref().is_some_and(Theory::fitted));
+    let of_b = if fitted {
+        ", b fitted to minimax/negamax"
+    } else {
+        ""
+    };
+    // The ratio chart's one theory line, ratio 1, is drawn below.
+    let lines: &[TheoryKind] = match kind {
+        ChartKind::RatioToMinimal => &[],
+        _ => theory_drawn_on(kind),
+    };
+    let mut theory_kinds = Vec::new();
+    for &tk in lines {
+        if !wanted(tk) {
+            continue;
+        }
+        // The ebf chart draws the full and minimal trees' own nodes^(1/d), the statistic its
+        // points are (a full tree of depth 1 has b + 1 nodes, above b), and Pearl's R*(b),
+        // their limit as d grows for random order.
+        let name = match (tk, kind == ChartKind::Ebf) {
+            (TheoryKind::FullTree, false) => format!("full tree (Σ b^k, k = 0..d{of_b})"),
+            (TheoryKind::KnuthMoore, false) => {
+                format!("minimal tree (Knuth-Moore, all levels{of_b})")
+            }
+            (TheoryKind::FullTree, true) => format!("full tree, its nodes^(1/d){of_b}"),
+            (TheoryKind::KnuthMoore, true) => format!("minimal tree, its nodes^(1/d){of_b}"),
+            (TheoryKind::Pearl, _) => {
+                format!("Pearl R*(b): random order, limit as d grows{of_b}")
+            }
+        };
+        let name = name.as_str();
+        let line_kind = match tk {
+            TheoryKind::FullTree => LINE_FULL,
+            TheoryKind::KnuthMoore => LINE_MINIMAL,
+            TheoryKind::Pearl => LINE_OTHER,
+        };
+        let drawn = theory_lines(
+            s,
+            sized,
+            x,
+            series_cols,
+            (tk, kind == ChartKind::Ebf),
+            name,
+            xpos,
+        );
+        if !drawn.is_empty() {
+            theory_kinds.push(tk);
+        }
+        theory.extend(drawn.into_iter().map(|t| Series {
+            style: line_kind,
+            ..t
+        }));
+    }
+    reference.sort_by(|a, b| layout.cmp_keys(series_cols, &a.key, &b.key));
+    theory.extend(reference.into_iter().map(|t| Series {
+        style: LINE_OTHER,
+        ..t
+    }));
+    if kind == ChartKind::RatioToMinimal && wanted(TheoryKind::KnuthMoore) {
+        theory_kinds.push(TheoryKind::KnuthMoore);
+        let pts: Vec<Point> = xs
+            .iter()
+            .map(|xv| Point {
+                x: xpos(xv),
+                x_label: xv.clone(),
+                y: 1.0,
+                lo: 1.0,
+                hi: 1.0,
+                budget: false,
+                counted: None,
+                runs: 0,
+            })
+            .collect();
+        theory.push(Series {
+            label: format!("minimal tree (ratio 1{of_b})"),
+            key: vec![],
+            points: pts,
+            breaks: vec![],
+            style: LINE_MINIMAL,
+        });
+    }
+    // A line's dash says its kind in every chart; lines of one kind (trees of several b) take
+    // the greys in turn: style = kind + LINE_KINDS × (lines of that kind before it).
+    let mut of_kind = [0usize; LINE_KINDS];
+    for t in &mut theory {
+        let k = t.style;
+        t.style = k + LINE_KINDS * of_kind[k];
+        of_kind[k] += 1;
+    }
+    (theory, theory_kinds)
 }
 
 /// The point a group draws in a chart of `kind`, with its whiskers: (y, low, high); `None` when
