@@ -615,8 +615,6 @@ pub fn resolve_layout(
     })
 }
 
-/// The `[report]` texts drawn on charts (`title`, `titles`, `labels`) hold no control
-/// character: a chart cannot show one, and SVG (XML) may not hold most of them.
 /// Whether `text` draws nothing: spaces and characters that print as nothing (a zero-width
 /// space) only.
 fn blank(text: &str) -> bool {
@@ -624,6 +622,8 @@ fn blank(text: &str) -> bool {
         .all(|c| c.is_whitespace() || crate::games::invisible(c))
 }
 
+/// Checks that the `[report]` texts drawn on charts (`title`, `titles`, `labels`) hold no
+/// control character: a chart cannot show one, and SVG (XML) may not hold most of them.
 fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
     // (key, the entry's key when the text is one entry's, the text)
     let mut texts: Vec<(&str, Option<&str>, &str)> = Vec::new();

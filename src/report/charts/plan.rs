@@ -318,8 +318,6 @@ fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
     }
 }
 
-/// Builds the charts the layout asks for. Charts the data cannot support are left out (the
-/// caller lists them in report.md).
 /// A chart or theory line the layout asks for and the data cannot support, with why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotDrawn {
