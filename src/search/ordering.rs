@@ -201,13 +201,24 @@ impl Ordering {
                 text.trim()
             ));
         }
-        // A term that leaves no ties: `strong` gives every move a place of its own, so terms
-        // after it order nothing; `oracle-worst` ties exactly where `oracle-best` does (its
+        // A term that leaves no ties: `strong` gives every move a place of its own, and
+        // `random` a random 32-bit key of its own (two moves tie about once in 2^32), so terms
+        // after either order nothing; `oracle-worst` ties exactly where `oracle-best` does (its
         // keys are the same values negated), so whichever comes second orders nothing.
         if let Some(i) = terms
             .iter()
-            .position(|t| matches!(t, OrderTerm::Strong { .. }))
+            .position(|t| matches!(t, OrderTerm::Strong { .. } | OrderTerm::Random))
         {
+            let (whole, last) = match terms[i] {
+                OrderTerm::Random => (
+                    "`random`, which gives every move a random key of its own (two moves tie about once in 2^32)",
+                    "`random` last",
+                ),
+                _ => (
+                    "a strong term, which gives every move a place of its own",
+                    "strong:P1:P2 last",
+                ),
+            };
             if i + 1 < terms.len() {
                 let after: Vec<String> = terms[i + 1..]
                     .iter()
@@ -221,7 +232,7 @@ impl Ordering {
                     })
                     .collect();
                 return Err(format!(
-                    "ordering `{}` puts {} after a strong term, which gives every move a place of its own: {} would order nothing; allowed: strong:P1:P2 last, after the terms whose ties it breaks",
+                    "ordering `{}` puts {} after {whole}: {} would order nothing; allowed: {last}, after the terms whose ties it breaks",
                     text.trim(),
                     after.join(", "),
                     if after.len() == 1 { "it" } else { "they" }
@@ -393,6 +404,15 @@ mod tests {
             (
                 "strong:1:1+random+tt",
                 "puts `random`, `tt` after a strong term",
+            ),
+            ("random+static", "puts `static` after `random`"),
+            (
+                "tt+random+killer+history",
+                "puts `killer`, `history` after `random`",
+            ),
+            (
+                "random+strong:0.5:0.5",
+                "puts `strong:0.5:0.5` after `random`",
             ),
             (
                 "oracle-best+oracle-worst",

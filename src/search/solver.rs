@@ -87,6 +87,11 @@ impl Techniques {
                 "non-losing" => &mut out.non_losing,
                 "bounds" => &mut out.bounds,
                 "tt" => &mut out.tt,
+                whole @ ("all" | "none") => {
+                    return Err(format!(
+                        "solver techniques `{t}` join `{whole}` with other techniques; `{whole}` is a whole set by itself; allowed: `all` or `none` alone, or techniques joined with `+`"
+                    ))
+                }
                 other => {
                     return Err(format!(
                         "unknown solver technique `{other}`; allowed: {TECHNIQUES_HELP}"
@@ -567,6 +572,10 @@ mod tests {
     #[test]
     fn techniques_parse_and_display() {
         assert_eq!(Techniques::parse("all").unwrap(), Techniques::ALL);
+        for text in ["none+tt", "all+tt", "win-check+none"] {
+            let e = Techniques::parse(text).unwrap_err();
+            assert!(e.contains("is a whole set by itself"), "{text}: {e}");
+        }
         let t = Techniques::parse("tt+win-check").unwrap();
         assert!(t.tt && t.win_check && !t.null_window);
         assert_eq!(t.to_string(), "win-check+tt");
