@@ -130,18 +130,16 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     } = a;
     let jobs = usize::from(jobs);
     let (parsed, src, plan) = load_checked(&file)?;
-    let repeated = plan.repeated_positions();
-    if !repeated.is_empty() {
-        const SHOWN: usize = 5;
-        let more = repeated.len().saturating_sub(SHOWN);
-        note(format_args!(
-            "warning: {}: {} position(s) searched under more than one position_id, each of which counts in the statistics as a position of its own: {}{}",
-            plan.name,
-            repeated.len(),
-            repeated[..repeated.len().min(SHOWN)].join("; "),
-            if more > 0 { format!("; and {more} more") } else { String::new() }
-        ));
-    }
+    warn_positions(
+        &plan.name,
+        "searched under more than one position_id, each of which counts in the statistics as a position of its own",
+        &plan.repeated_positions(),
+    );
+    warn_positions(
+        &plan.name,
+        "from which depth \"full\" equals a depth in plies the list also names, so those runs search one tree twice and count twice in the statistics",
+        &plan.full_as_plies(),
+    );
     // A shard's partial file and shard.jsonl carry the whole plan's header: the merge checks
     // every shard against the plan it makes itself.
     let header = partial::Header::current(&plan);
@@ -247,15 +245,28 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         manifest.finish(records.len());
         manifest.write(&dir)?;
         partial::remove(&dir)?;
+        // The merge finds shards by itself in their default folders; elsewhere it is told.
+        let how = if dir == home {
+            format!(
+                "`harness merge {}` merges the folders named shard-I-of-N in {} (or list the shard folders after the file)",
+                file.display(),
+                results.display()
+            )
+        } else {
+            format!(
+                "`harness merge {} {} ...` merges them: list the {} shard folders after the file",
+                file.display(),
+                dir.display(),
+                s.count
+            )
+        };
         return say(format_args!(
-            "{}: shard {s}: {} of {total} runs ({budget} stopped by a budget{resumed_note}) -> {}\n{}: once all {} shards have finished, `harness merge {}` merges the folders named shard-I-of-N in {} (or list the shard folders after the file)\n",
+            "{}: shard {s}: {} of {total} runs ({budget} stopped by a budget{resumed_note}) -> {}\n{}: once all {} shards have finished, {how}\n",
             plan.name,
             records.len(),
             dir.join("runs.csv").display(),
             plan.name,
             s.count,
-            file.display(),
-            results.display()
         ));
     }
     let built = finish(&plan, &dir, &mut manifest, &records)?;
@@ -268,6 +279,26 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         &dir,
         &built,
     )
+}
+
+/// A warning on stderr naming `lines` (positions, the first five) of experiment `name` that
+/// `what` says of them; none when there are none.
+fn warn_positions(name: &str, what: &str, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    const SHOWN: usize = 5;
+    let more = lines.len().saturating_sub(SHOWN);
+    note(format_args!(
+        "warning: {name}: {} position(s) {what}: {}{}",
+        lines.len(),
+        lines[..lines.len().min(SHOWN)].join("; "),
+        if more > 0 {
+            format!("; and {more} more")
+        } else {
+            String::new()
+        }
+    ));
 }
 
 /// `harness merge`: the shards of one experiment (`harness run --shard`) into one results
@@ -390,7 +421,6 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     let (_, src, full) = load_checked(&file)?;
     let dir = dir.unwrap_or_else(|| PathBuf::from("results").join(&full.name));
     let csv_path = dir.join("runs.csv");
-    let table = verify::read_results(&csv_path, &full)?;
     // A shard's folder is verified as that shard, unless --shard names another.
     let folder_shard = report::manifest::Manifest::read(&dir)
         .ok()
@@ -422,28 +452,43 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         ));
     }
     let what = shard.map_or(String::new(), |s| format!(" of shard {s}"));
-    if plan.runs.is_empty() {
-        return say(format_args!(
-            "{}: shard {} holds none of the {} runs: nothing to verify\n",
-            plan.name,
-            shard.map_or(String::new(), |s| s.to_string()),
-            full.runs.len()
-        ));
+    // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns. A
+    // shard's own folder without it is no shard a merge takes.
+    let jsonl = dir.join(shard::FILE);
+    if let (Some(f), false) = (folder_shard, jsonl.exists()) {
+        return Err(harness::Error::input(format!(
+            "{}: holds shard {f} (its manifest.json says so), but no {}, which `harness run --shard` writes for the merge; rerun the shard",
+            dir.display(),
+            shard::FILE
+        ))
+        .into());
     }
     let opts = runner::RunOptions {
         jobs,
         quiet,
         ..Default::default()
     };
-    let records =
-        verify::search(&plan, &opts).map_err(|e| runner::place_table_error(e, &file, &src))?;
+    // A shard with no run: its runs.csv has the header alone, and nothing is searched; its
+    // files are still read, and any run in them is a difference.
+    let table = verify::read_results(&csv_path, &full, plan.runs.is_empty())?;
+    let records = if plan.runs.is_empty() {
+        Vec::new()
+    } else {
+        verify::search(&plan, &opts).map_err(|e| runner::place_table_error(e, &file, &src))?
+    };
     let mut v = verify::compare(&plan, &table, scope, &records);
-    // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns.
-    let jsonl = dir.join(shard::FILE);
     if jsonl.exists() {
         let more =
             verify::compare_shard_file(&full, &plan, scope, &records, &jsonl, &table.header)?;
         v.differences.extend(more);
+    }
+    if v.differences.is_empty() && plan.runs.is_empty() {
+        return say(format_args!(
+            "{}: shard {} holds none of the {} runs: nothing to verify\n",
+            plan.name,
+            shard.map_or(String::new(), |s| s.to_string()),
+            full.runs.len()
+        ));
     }
     if v.differences.is_empty() {
         return say(format_args!(

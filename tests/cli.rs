@@ -334,7 +334,22 @@ fn depth_zero_or_negative_is_refused() {
         "depth = 10001",
         &["exp.toml:10:9", "depth 10001", "plies from 1 to 10000"],
     );
-    bad("depth = 3", "depth = [2, 0]", &["exp.toml:10:", "depth 0"]);
+    bad(
+        "depth = 3",
+        "depth = [2, 0]",
+        &["exp.toml:10:13", "depth 0"],
+    );
+    // A range's bound out of range: at that bound, also inside a list.
+    bad(
+        "depth = 3",
+        "depth = { from = 0, to = 3 }",
+        &["exp.toml:10:18", "depth 0"],
+    );
+    bad(
+        "depth = 3",
+        "depth = [2, { from = 3, to = 10001 }]",
+        &["exp.toml:10:30", "depth 10001"],
+    );
     bad(
         "depth = 3",
         "depth = { from = 3, to = 1 }",
@@ -799,6 +814,8 @@ fn solve_on_chess_and_position_sources_on_uniform_trees_are_refused() {
             "algorithm = \"alphabeta\"",
             "algorithm = \"solve\"",
             "solve\" is not available for chess",
+            // At `algorithm`, the key to change.
+            "exp.toml:9:1:",
         ),
         (
             "kind = \"tictactoe\"\npositions = [\"start\"]",
@@ -806,11 +823,12 @@ fn solve_on_chess_and_position_sources_on_uniform_trees_are_refused() {
             "ordering = \"natural\"",
             "ordering = \"natural\"",
             "random_openings does not apply to uniform trees",
+            "exp.toml:",
         ),
     ];
-    for (from1, to1, from2, to2, want) in cases {
+    for (from1, to1, from2, to2, want, at) in cases {
         let text = GOOD.replacen(from1, to1, 1).replacen(from2, to2, 1);
-        bad_text(&text, &["exp.toml:", want]);
+        bad_text(&text, &[at, want]);
     }
 }
 
@@ -2869,6 +2887,101 @@ fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
         &[
             "exp.toml:11:14: `ordering`",
             "a list of terms is one list deep; allowed: natural, static",
+        ],
+    );
+}
+
+/// A `charts` that links to a folder elsewhere is refused by run and plot alike: the report
+/// removes the chart files in charts/, and would remove them there.
+#[test]
+fn a_charts_link_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, GOOD).unwrap();
+    let out_dir = tmp.path().join("out");
+    harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out_dir)
+        .arg(&file)
+        .assert()
+        .success();
+    let figs = tmp.path().join("figs");
+    std::fs::create_dir(&figs).unwrap();
+    std::fs::write(figs.join("paper.svg"), "mine").unwrap();
+    std::fs::remove_dir_all(out_dir.join("charts")).unwrap();
+    std::os::unix::fs::symlink(&figs, out_dir.join("charts")).unwrap();
+    for args in [vec!["plot"], vec!["run", "--quiet", "--out"]] {
+        let mut cmd = harness();
+        cmd.args(&args).arg(&out_dir);
+        if args[0] == "run" {
+            cmd.arg(&file);
+        }
+        let err = String::from_utf8(cmd.assert().code(2).get_output().stderr.clone()).unwrap();
+        assert!(err.contains("charts: is a link to a folder"), "{err}");
+        // plot has no --out to offer.
+        assert_eq!(err.contains("--out"), args[0] == "run", "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(figs.join("paper.svg")).unwrap(),
+        "mine"
+    );
+}
+
+/// `depth = [9, "full"]` from tic-tac-toe's empty board searches one tree twice: said on
+/// stderr, with the positions.
+#[test]
+fn full_depth_equal_to_a_listed_depth_is_warned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    let text = GOOD
+        .replace("depth = 3", "depth = [9, \"full\", 8]")
+        .replace(
+            "positions = [\"start\"]",
+            "positions = [\"start\", \"4\", \"4,0\"]",
+        );
+    std::fs::write(&file, text).unwrap();
+    let out = harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(tmp.path().join("out"))
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains(
+            "2 position(s) from which depth \"full\" equals a depth in plies the list also names"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("(position_id 0, tictactoe scale=win-loss): \"full\" is 9 plies"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(position_id 1, tictactoe scale=win-loss): \"full\" is 8 plies"),
+        "{err}"
+    );
+    // From 4,0 "full" is 7 plies, which the list does not name.
+    assert!(!err.contains("position_id 2"), "{err}");
+}
+
+/// An explicit move that is illegal in one of the positions names that position.
+#[test]
+fn an_explicit_move_illegal_in_one_position_names_it() {
+    let text = GOOD
+        .replace("kind = \"tictactoe\"", "kind = \"chess\"")
+        .replace(
+            "positions = [\"start\"]",
+            "positions = [\"start\", \"8/8/8/4k3/8/8/8/4K3 w - - 0 1\"]",
+        )
+        .replace("ordering = \"natural\"", "ordering = \"explicit:e2e4\"");
+    bad_text(
+        &text,
+        &[
+            "exp.toml:11:12",
+            "move `e2e4` is not legal here (position `8/8/8/4k3/8/8/8/4K3 w - - 0 1`; run ",
         ],
     );
 }

@@ -426,6 +426,18 @@ fn a_shard_edited_by_hand_is_named() {
     merge(Some(
         "manifest.json says shard 2/2 finished 999 runs, but it has",
     ));
+    // Times the merged manifest would copy: ones harness writes, in order.
+    let mut v: serde_json::Value = serde_json::from_str(&m).unwrap();
+    v["finished"] = serde_json::json!("garbage");
+    std::fs::write(&mf, v.to_string()).unwrap();
+    merge(Some("`finished` is `garbage`, not a time harness writes"));
+    merge(Some("rerun the shard"));
+    let mut v: serde_json::Value = serde_json::from_str(&m).unwrap();
+    v["finished"] = serde_json::json!("2000-01-01T00:00:00Z");
+    std::fs::write(&mf, v.to_string()).unwrap();
+    merge(Some("is before `started`"));
+    std::fs::write(&mf, &m).unwrap();
+    merge(None);
     // Without its manifest, a shard's folder is still no results folder to plot.
     std::fs::remove_file(&mf).unwrap();
     let o = harness()
@@ -435,4 +447,85 @@ fn a_shard_edited_by_hand_is_named() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds a shard of an experiment"));
+}
+
+/// A folder that only looks like a shard's is neither run into nor verified as one; a shard
+/// of no run verifies; a shard with its own --out is told how to merge.
+#[test]
+fn shard_files_out_of_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = write(tmp.path(), "e.toml", TTT);
+    // `harness ARGS DIR FILE` (run: ARGS end in --out), or with `verify` first
+    // `harness verify ARGS FILE DIR`.
+    let status = |args: &[&str], dir: &Path| {
+        let mut cmd = harness();
+        cmd.current_dir(tmp.path()).args(args);
+        if args[0] == "verify" {
+            cmd.arg(&file).arg(dir);
+        } else {
+            cmd.arg(dir).arg(&file);
+        }
+        let o = cmd.output().unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    // A shard.jsonl without a manifest.json: refused before anything is searched, by a whole
+    // run and by a shard alike (another experiment's shard file would be replaced).
+    let stray = tmp.path().join("stray");
+    std::fs::create_dir(&stray).unwrap();
+    std::fs::write(stray.join("shard.jsonl"), "").unwrap();
+    for args in [
+        &["run", "--quiet", "--out"][..],
+        &["run", "--quiet", "--shard", "1/2", "--out"],
+    ] {
+        let (code, _, err) = status(args, &stray);
+        assert_eq!(code, Some(2), "{err}");
+        assert!(
+            err.contains("holds shard.jsonl but no manifest.json"),
+            "{err}"
+        );
+    }
+    assert!(!stray.join("runs.csv").exists());
+    // A shard's folder without its shard.jsonl: not a shard the merge takes.
+    let one = tmp.path().join("one");
+    let (code, out, err) = status(&["run", "--quiet", "--shard", "1/2", "--out"], &one);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains(&format!(
+            "`harness merge {} {} ...` merges them",
+            file.display(),
+            one.display()
+        )),
+        "{out}"
+    );
+    std::fs::remove_file(one.join("shard.jsonl")).unwrap();
+    let (code, _, err) = status(&["verify", "--quiet"], &one);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("holds shard 1/2 (its manifest.json says so), but no shard.jsonl"),
+        "{err}"
+    );
+    // A shard that holds no run verifies, with nothing to search.
+    let few = write(
+        tmp.path(),
+        "few.toml",
+        "name = \"few\"\n[game]\nkind = \"tictactoe\"\npositions = [\"4\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n",
+    );
+    for i in 1..=3 {
+        let dir = tmp.path().join(format!("few-{i}"));
+        run(&["--shard", &format!("{i}/3")], &few, &dir);
+        let o = harness()
+            .args(["verify", "--quiet"])
+            .arg(&few)
+            .arg(&dir)
+            .output()
+            .unwrap();
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert!(
+            out.contains("holds none of the 1 runs: nothing to verify")
+                || out.contains("1 runs of shard"),
+            "{out}"
+        );
+    }
 }

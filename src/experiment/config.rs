@@ -935,6 +935,17 @@ fn named_item_span(src: &str, span: std::ops::Range<usize>, msg: &str) -> std::o
             return at..at + name.len();
         }
     }
+    // A depth out of range at a range's bound (`{ from = 0, to = 3 }`, also as a list item):
+    // at that bound.
+    if let Some(v) = msg
+        .split_once("depth ")
+        .and_then(|(_, rest)| rest.split_once(" is out of range"))
+        .and_then(|(v, _)| v.parse::<i64>().ok())
+    {
+        if let Some(at) = range_bound_span(src, span.clone(), v) {
+            return at;
+        }
+    }
     let n = msg
         .find("item ")
         .and_then(|at| msg[at + 5..].split(' ').next())
@@ -944,6 +955,28 @@ fn named_item_span(src: &str, span: std::ops::Range<usize>, msg: &str) -> std::o
         Some(n) if n >= 1 => item_span(src, span, n - 1),
         _ => span,
     }
+}
+
+/// The span of the first range bound (`from` or `to` of a `{ from = A, to = B }` the file
+/// writes at `span`, or of one inside the list there) whose value is `v`.
+fn range_bound_span(
+    src: &str,
+    span: std::ops::Range<usize>,
+    v: i64,
+) -> Option<std::ops::Range<usize>> {
+    let text = format!("v = {}", src.get(span.clone())?);
+    let doc = toml_edit::ImDocument::parse(text).ok()?;
+    let value = doc.get("v")?.as_value()?;
+    let tables: Vec<&toml_edit::InlineTable> = match value.as_array() {
+        Some(list) => list.iter().filter_map(|i| i.as_inline_table()).collect(),
+        None => value.as_inline_table().into_iter().collect(),
+    };
+    let bound = tables
+        .iter()
+        .flat_map(|t| ["from", "to"].into_iter().filter_map(|k| t.get(k)))
+        .find(|b| b.as_integer() == Some(v))?;
+    let s = bound.span()?;
+    Some(s.start - 4 + span.start..s.end - 4 + span.start)
 }
 
 /// Byte offset in `src` of the second time the inline table opening at `open` (its `{`, or

@@ -324,7 +324,11 @@ pub fn validate_plan_in(plan: &Plan, path: &Path, src: &str) -> Result<()> {
     } else {
         "algorithm"
     };
-    let msg = format!("[search] {key}: {e} (run {})", run.key);
+    let msg = format!(
+        "[search] {key}: {e} (position `{}`; run {})",
+        crate::games::shown(&run.position),
+        run.key
+    );
     if key == "ordering" {
         // At the ordering as written in the list, when it is one (the later of two that
         // are one ordering).
@@ -428,7 +432,7 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
         )));
     }
     std::fs::create_dir_all(dir).map_err(|e| bad(dir, e))?;
-    crate::report::check_output_names(dir)?;
+    crate::report::check_output_names(dir, ", or pass another --out DIR")?;
     // The folder, and its charts/ from an earlier run, which the report is written into.
     match crate::report::unwritable(dir) {
         Some((d, e)) => Err(bad(&d, e)),

@@ -329,6 +329,8 @@ fn open(plan: &Plan, header: &Header, dir: &Path) -> Result<Opened> {
             "shard {shard} has not finished (its manifest.json has no end time): let it finish, or rerun it with `harness run FILE --shard {shard}` (which resumes it)"
         )));
     }
+    // Its times and counts go into the merged manifest: ones harness writes.
+    crate::report::check_manifest_fields(dir, &mf, "rerun the shard")?;
     let (theirs, lines) = read(&dir.join(FILE))?;
     if theirs.format != header.format {
         return Err(bad(format!(

@@ -10,7 +10,7 @@ use super::runner::{self, RunOptions};
 use super::shard::Shard;
 use crate::error::{Error, Result};
 use crate::report::csv::{header, row, RunRecord, TIME_COLUMNS};
-use crate::report::table::{from_parts, read_runs, Table};
+use crate::report::table::{from_parts, read_table, Table};
 
 /// One cell, or one run, that differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,8 +54,8 @@ fn is_time(col: &str) -> bool {
 }
 
 /// Reads `csv_path` (a results folder's runs.csv) and checks it is of `plan`'s experiment.
-pub fn read_results(csv_path: &Path, plan: &Plan) -> Result<Table> {
-    let mut t = read_runs(csv_path)?;
+pub fn read_results(csv_path: &Path, plan: &Plan, allow_empty: bool) -> Result<Table> {
+    let mut t = read_table(csv_path, allow_empty)?;
     // Only the file's own columns: reading it adds the columns derived from it
     // (`nodes_over_best`) after them.
     let written = ::csv::Reader::from_path(csv_path)

@@ -50,11 +50,12 @@ const OUTPUT_FILES: [&str; 5] = [
 
 /// Checks, before anything is searched or written, that no name the results folder `dir`
 /// needs is taken by the wrong kind of entry (a folder named `runs.csv`, a file named
-/// `charts`): an input error naming the entry.
-pub fn check_output_names(dir: &Path) -> Result<()> {
+/// `charts`, a link named `charts`): an input error naming the entry. `remedy`: what the
+/// message offers besides removing it (`harness run`: another --out DIR; `plot`: nothing).
+pub fn check_output_names(dir: &Path, remedy: &str) -> Result<()> {
     let taken = |p: &Path, what: &str| {
         Error::input(format!(
-            "{}: {what}; the results folder needs that name (remove it, or pass another --out DIR)",
+            "{}: {what}; the results folder needs that name (remove it{remedy})",
             p.display()
         ))
     };
@@ -68,6 +69,14 @@ pub fn check_output_names(dir: &Path) -> Result<()> {
     let charts = dir.join("charts");
     if let Some(k) = entry_kind(&charts).filter(|k| *k != "a folder") {
         return Err(taken(&charts, &format!("is {k}, not a folder")));
+    }
+    // A link to a folder elsewhere: the report removes the chart files (.svg, .png) an
+    // earlier run left in charts/, and would remove them there, outside the results folder.
+    if std::fs::symlink_metadata(&charts).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(taken(
+            &charts,
+            "is a link to a folder, not a folder of its own: the report replaces and removes the .svg and .png files in charts/, and would do so in the folder linked to",
+        ));
     }
     // Inside charts/, an entry named like a chart (or its temporary) that is not a file would
     // stop the writing half way, after the earlier report is gone, or block it (a pipe).
@@ -124,7 +133,7 @@ pub fn check_results_folder(
     let mut held: Vec<String> = OUTPUT_FILES
         .iter()
         .copied()
-        .chain(["runs.csv.partial"])
+        .chain(["runs.csv.partial", crate::experiment::shard::FILE])
         .filter(|n| dir.join(n).is_file())
         .filter(|n| !(*n == EXPERIMENT_COPY && same_path(&dir.join(n), file)))
         .map(String::from)
@@ -689,18 +698,26 @@ pub fn build(dir: &Path) -> Result<Built> {
             dir.display()
         )));
     }
-    check_output_names(dir)?;
+    check_output_names(dir, "")?;
     // 1. Inputs.
     let mf = manifest::Manifest::read(dir)?;
     // A shard's folder: its manifest says so, and its shard.jsonl too when the manifest
     // has gone or lost the field.
     let shard = mf.as_ref().and_then(|m| m.shard.clone());
-    if shard.is_some() || dir.join(crate::experiment::shard::FILE).exists() {
-        let which = shard.map_or("a shard".to_string(), |s| format!("shard {s}"));
+    let jsonl = crate::experiment::shard::FILE;
+    let has_jsonl = std::fs::symlink_metadata(dir.join(jsonl)).is_ok();
+    if shard.is_some() || has_jsonl {
+        let which = shard
+            .as_ref()
+            .map_or("a shard".to_string(), |s| format!("shard {s}"));
+        let evidence = match (&shard, has_jsonl) {
+            (Some(_), true) => format!("its manifest.json names the shard, and it has {jsonl}"),
+            (Some(_), false) => "its manifest.json names the shard".to_string(),
+            (None, _) => format!("it has {jsonl}"),
+        };
         return Err(Error::input(format!(
-            "{}: holds {which} of an experiment (it has {}), a part of its runs, whose report would describe that part alone; merge the shards into one results folder with `harness merge FILE` (FILE: the experiment file), which writes the report",
+            "{}: holds {which} of an experiment ({evidence}), a part of its runs, whose report would describe that part alone; merge the shards into one results folder with `harness merge FILE` (FILE: the experiment file), which writes the report",
             dir.display(),
-            crate::experiment::shard::FILE
         )));
     }
     check_finished(dir, mf.as_ref())?;
@@ -807,43 +824,51 @@ fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
             m.started
         )));
     }
-    // A time harness did not write (`yesterday`, empty) means a manifest edited by hand.
     if let Some(m) = mf {
-        for (key, t) in [
-            ("started", Some(&m.started)),
-            ("finished", m.finished.as_ref()),
-        ] {
-            if let Some(t) = t.filter(|t| !manifest::is_utc_stamp(t)) {
-                return Err(Error::input(format!(
-                    "{}: `{key}` is `{}`, not a time harness writes (YYYY-MM-DDTHH:MM:SSZ); rerun the experiment, or restore manifest.json",
-                    dir.join("manifest.json").display(),
-                    crate::games::shown(t)
-                )));
-            }
-        }
-        // (Stamps of one form compare as text in time order.)
-        if let Some(f) = m.finished.as_ref().filter(|f| **f < m.started) {
+        check_manifest_fields(dir, m, "rerun the experiment")?;
+    }
+    Ok(())
+}
+
+/// Checks the fields of a finished run's manifest.json in `dir` that only a hand edit could
+/// make wrong: `started` and `finished` times harness writes, in order, the run count beside
+/// the end time, and no more runs resumed than finished. `rerun`: the message's remedy.
+pub fn check_manifest_fields(dir: &Path, m: &manifest::Manifest, rerun: &str) -> Result<()> {
+    // A time harness did not write (`yesterday`, empty) means a manifest edited by hand.
+    for (key, t) in [
+        ("started", Some(&m.started)),
+        ("finished", m.finished.as_ref()),
+    ] {
+        if let Some(t) = t.filter(|t| !manifest::is_utc_stamp(t)) {
             return Err(Error::input(format!(
-                "{}: `finished` ({f}) is before `started` ({}), which no run writes; rerun the experiment, or restore manifest.json",
+                "{}: `{key}` is `{}`, not a time harness writes (YYYY-MM-DDTHH:MM:SSZ); {rerun}, or restore manifest.json",
                 dir.join("manifest.json").display(),
-                m.started
+                crate::games::shown(t)
             )));
         }
-        // Every run writes its run count with its end time: without it, runs.csv's rows
-        // could not be checked against the runs the run finished.
-        if m.finished.is_some() && m.runs.is_none() {
+    }
+    // (Stamps of one form compare as text in time order.)
+    if let Some(f) = m.finished.as_ref().filter(|f| **f < m.started) {
+        return Err(Error::input(format!(
+            "{}: `finished` ({f}) is before `started` ({}), which no run writes; {rerun}, or restore manifest.json",
+            dir.join("manifest.json").display(),
+            m.started
+        )));
+    }
+    // Every run writes its run count with its end time: without it, runs.csv's rows
+    // could not be checked against the runs the run finished.
+    if m.finished.is_some() && m.runs.is_none() {
+        return Err(Error::input(format!(
+            "{}: has `finished` but no `runs` (the number of runs the run finished), which no run writes; {rerun}, or restore manifest.json",
+            dir.join("manifest.json").display()
+        )));
+    }
+    if let (Some(r), Some(n)) = (m.resumed, m.runs) {
+        if r > n {
             return Err(Error::input(format!(
-                "{}: has `finished` but no `runs` (the number of runs the run finished), which no run writes; rerun the experiment, or restore manifest.json",
+                "{}: `resumed` is {r}, more than the {n} runs the run finished; {rerun}, or restore manifest.json",
                 dir.join("manifest.json").display()
             )));
-        }
-        if let (Some(r), Some(n)) = (m.resumed, m.runs) {
-            if r > n {
-                return Err(Error::input(format!(
-                    "{}: `resumed` is {r}, more than the {n} runs the run finished; rerun the experiment, or restore manifest.json",
-                    dir.join("manifest.json").display()
-                )));
-            }
         }
     }
     Ok(())

@@ -266,6 +266,12 @@ fn quote_hint(path: &Path, at: u64, len: u64, expected: u64) -> Option<String> {
 
 /// Reads and checks `path` (a runs.csv). Every problem is an input error naming the file.
 pub fn read_runs(path: &Path) -> Result<Table> {
+    read_table(path, false)
+}
+
+/// `read_runs`, which with `allow_empty` also takes a runs.csv of its header alone (the
+/// runs.csv of a shard that holds no run).
+pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
     let shown = path.display();
     // (`is_file` and `exists` say false also for a file in a folder this user may not read.)
     let what = match std::fs::metadata(path) {
@@ -347,7 +353,7 @@ pub fn read_runs(path: &Path) -> Result<Table> {
         rows.push(rec.iter().map(str::to_string).collect::<Vec<_>>());
     }
     let line = |r: usize| line_at(path, starts[r]);
-    if rows.is_empty() {
+    if rows.is_empty() && !allow_empty {
         return Err(Error::input(format!("{shown}: no runs (only a header)")));
     }
     // Every column harness writes holds the kind of value harness writes there, in every row:

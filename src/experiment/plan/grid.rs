@@ -471,12 +471,12 @@ fn depths(
     algorithms: &[Algorithm],
     solve_only: bool,
 ) -> Result<Vec<Depth>> {
-    let (g, s) = (&file.game, &file.search);
+    let s = &file.search;
     if kinds.contains(&GameKind::Chess) && algorithms.contains(&Algorithm::Solve) {
-        return Err(at(
+        return Err(at_key(
             path,
             src,
-            g.kind.span(),
+            &["search", "algorithm"],
             "[search] algorithm \"solve\" is not available for chess (the solver searches to the end of the game, which chess does not bound); use alphabeta to a depth",
         ));
     }

@@ -87,10 +87,7 @@ impl Plan {
         let mut same: BTreeMap<(String, String), BTreeMap<usize, &str>> = BTreeMap::new();
         let mut done: BTreeSet<(String, usize)> = BTreeSet::new();
         for r in &self.runs {
-            let mut setup = r.game.kind().name().to_string();
-            for (k, v) in r.game.options() {
-                setup.push_str(&format!(" {k}={v}"));
-            }
+            let setup = setup_name(&r.game);
             if done.insert((setup.clone(), r.position_id)) {
                 let identity = r.game.identity(&r.position);
                 same.entry((setup, identity))
@@ -128,6 +125,52 @@ impl Plan {
             })
             .collect()
     }
+
+    /// The positions from which `depth = "full"` is as deep as a depth in plies the list also
+    /// names (`depth = [9, "full"]` from tic-tac-toe's empty board): every such pair of runs
+    /// searches one tree twice. One line per position and setup: `` `POSITION` (position_id
+    /// I, SETUP): "full" is N plies``.
+    pub fn full_as_plies(&self) -> Vec<String> {
+        use std::collections::{BTreeMap, BTreeSet};
+        let setup = |r: &Run| setup_name(&r.game);
+        let plies: BTreeSet<(String, usize, u32)> = self
+            .runs
+            .iter()
+            .filter_map(|r| match r.depth {
+                Depth::Plies(p) => Some((setup(r), r.position_id, p)),
+                Depth::Full => None,
+            })
+            .collect();
+        if plies.is_empty() {
+            return Vec::new();
+        }
+        // (setup, position_id) -> the position and the plies "full" searches from it.
+        let mut full: BTreeMap<(String, usize), (&str, u32)> = BTreeMap::new();
+        for r in self.runs.iter().filter(|r| r.depth == Depth::Full) {
+            let at = (setup(r), r.position_id);
+            if full.contains_key(&at) {
+                continue;
+            }
+            if let Ok(n) = crate::experiment::runner::search_depth(r) {
+                full.insert(at, (&r.position, n));
+            }
+        }
+        full.into_iter()
+            .filter(|((s, id), (_, n))| plies.contains(&(s.clone(), *id, *n)))
+            .map(|((setup, id), (pos, n))| {
+                format!("`{pos}` (position_id {id}, {setup}): \"full\" is {n} plies")
+            })
+            .collect()
+    }
+}
+
+/// A game and its options as messages name them: `connect4 width=7 height=6`.
+fn setup_name(game: &GameSetup) -> String {
+    let mut name = game.kind().name().to_string();
+    for (k, v) in game.options() {
+        name.push_str(&format!(" {k}={v}"));
+    }
+    name
 }
 
 /// The longest experiment name: a folder name, well within the 255 bytes file systems allow.

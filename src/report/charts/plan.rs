@@ -585,7 +585,9 @@ fn chartable(
         }
     }
     if kind == ChartKind::Ebf && !s.counters.iter().any(|c| c == "ebf") {
-        return Err("runs.csv has no ebf column".into());
+        return Err(
+            "no run has an ebf (runs.csv's ebf column is empty or missing; a search of a finished position has none)".into(),
+        );
     }
     Ok(x)
 }
