@@ -53,7 +53,8 @@ fn is_time(col: &str) -> bool {
         .any(|t| col == *t || col.starts_with(&format!("{t}_")))
 }
 
-/// Reads `csv_path` (a results folder's runs.csv) and checks it is of `plan`'s experiment.
+/// Reads `csv_path` (a results folder's runs.csv) and checks it is of `plan`'s experiment;
+/// `allow_empty`: a runs.csv of its header alone is taken (a shard of no run).
 pub fn read_results(csv_path: &Path, plan: &Plan, allow_empty: bool) -> Result<Table> {
     let mut t = read_table(csv_path, allow_empty)?;
     // Only the file's own columns: reading it adds the columns derived from it
