@@ -159,6 +159,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     runner::check_table_memory(&plan, jobs)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
     runner::prepare_output(&dir)?;
+    report::check_inputs_outside(&dir, &file, &input_files(&file, &parsed))?;
     let _lock = runner::lock_output(&dir)?;
     let earlier = report::check_results_folder(&dir, &plan.name, &file)?;
     // A shard and a whole run (or two shards) never share a folder: one would replace the
@@ -281,6 +282,16 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     )
 }
 
+/// The files an experiment reads: the experiment file and its positions files (relative to
+/// the experiment file's folder).
+fn input_files(file: &Path, parsed: &config::ExperimentFile) -> Vec<PathBuf> {
+    let folder = file.parent().unwrap_or(Path::new(""));
+    let positions = parsed.game.positions_file.iter();
+    std::iter::once(file.to_path_buf())
+        .chain(positions.flat_map(|f| f.get_ref().values().iter().map(|p| folder.join(p))))
+        .collect()
+}
+
 /// A warning on stderr naming `lines` (positions, the first five) of experiment `name` that
 /// `what` says of them; none when there are none.
 fn warn_positions(name: &str, what: &str, lines: &[String]) {
@@ -332,6 +343,7 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         .into());
     }
     runner::prepare_output(&dir)?;
+    report::check_inputs_outside(&dir, &file, &input_files(&file, &parsed))?;
     let _lock = runner::lock_output(&dir)?;
     let earlier = report::check_results_folder(&dir, &plan.name, &file)?;
     // A shard's folder (of another split, or of this one not named) keeps its shard.

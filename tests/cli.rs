@@ -2985,3 +2985,62 @@ fn an_explicit_move_illegal_in_one_position_names_it() {
         ],
     );
 }
+
+/// An input file of the run (the experiment file, a positions file) kept in the results folder
+/// under a name the run writes or removes is refused before anything is written; the
+/// experiment file run from its own copy, experiment.toml, is fine.
+#[test]
+fn input_files_the_run_would_replace_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out_dir = tmp.path().join("out");
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, GOOD).unwrap();
+    let run = |file: &Path| {
+        harness()
+            .args(["run", "--quiet", "--out"])
+            .arg(&out_dir)
+            .arg(file)
+            .output()
+            .unwrap()
+    };
+    assert!(run(&file).status.success());
+    for name in [
+        "report.md",
+        "summary.csv",
+        "charts/mine.png",
+        "runs.csv.partial",
+    ] {
+        let inside = out_dir.join(name);
+        std::fs::write(&inside, GOOD).unwrap();
+        let o = run(&inside);
+        assert_eq!(o.status.code(), Some(2), "{name}: {o:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "is the results folder's {name}, which this run replaces"
+            )),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(&inside).unwrap(), GOOD, "{name}");
+        std::fs::remove_file(&inside).unwrap();
+    }
+    // A positions file there.
+    std::fs::write(out_dir.join("summary.csv"), "4\n").unwrap();
+    let with_file = tmp.path().join("pf.toml");
+    std::fs::write(
+        &with_file,
+        GOOD.replace(
+            "positions = [\"start\"]",
+            "positions_file = \"out/summary.csv\"",
+        ),
+    )
+    .unwrap();
+    let o = run(&with_file);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join("summary.csv")).unwrap(),
+        "4\n"
+    );
+    // The folder's own experiment.toml, run again.
+    assert!(run(&out_dir.join("experiment.toml")).status.success());
+}

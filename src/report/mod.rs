@@ -174,6 +174,43 @@ pub fn check_results_folder(
     )))
 }
 
+/// Refuses input files of a run (the experiment `file`, its positions files) that the run
+/// into `dir` would replace or remove: a file harness writes there (runs.csv, summary.csv,
+/// report.md, manifest.json, runs.csv.partial, shard.jsonl, experiment.toml unless it is
+/// `file` itself, their temporaries) or a chart file in its charts/. An input error naming the
+/// input, before anything is written.
+pub fn check_inputs_outside(dir: &Path, file: &Path, inputs: &[PathBuf]) -> Result<()> {
+    let charts = dir.join("charts").canonicalize().ok();
+    for input in inputs {
+        let Ok(at) = input.canonicalize() else {
+            continue;
+        };
+        let names = OUTPUT_FILES
+            .iter()
+            .copied()
+            .chain(["runs.csv.partial", crate::experiment::shard::FILE])
+            // The experiment file run from its own copy: the copy writes the same text.
+            .filter(|n| !(*n == EXPERIMENT_COPY && same_path(input, file)));
+        // The name inside the results folder the input is at, if the run writes it.
+        let mut taken = names
+            .flat_map(|n| [n.to_string(), format!("{n}.tmp")])
+            .find(|n| dir.join(n).canonicalize().is_ok_and(|t| t == at));
+        if taken.is_none() && at.parent().map(Path::to_path_buf) == charts && is_chart_name(&at) {
+            taken = at
+                .file_name()
+                .map(|n| format!("charts/{}", n.to_string_lossy()));
+        }
+        if let Some(what) = taken {
+            return Err(Error::input(format!(
+                "{}: is the results folder's {what}, which this run replaces or removes; keep the experiment's input files (the experiment file, its positions files) outside {}, or pass another --out DIR",
+                input.display(),
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Whether `a` and `b` name one file or folder (both exist, and resolve to one path).
 pub fn same_path(a: &Path, b: &Path) -> bool {
     matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
