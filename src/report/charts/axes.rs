@@ -69,6 +69,22 @@ pub(super) fn log_ticks(lo: f64, hi: f64) -> (Vec<f64>, Vec<f64>) {
             .filter(|v| *v >= lo && *v <= hi)
             .collect()
     };
+    // Beyond a dozen decades (uniform trees of large b, whose full tree reaches 1e120), a
+    // label per decade would overlap and a light line per 2..9 would blacken the plot: every
+    // k-th decade is labelled (the multiples of k), and the light lines are the decades.
+    let decades = b - a;
+    if wide_log(lo, hi) {
+        let k = (decades + 9) / 10;
+        let powers = |step: i32| -> Vec<f64> {
+            (a..=b)
+                .filter(|e| e.rem_euclid(step) == 0)
+                // As written, `1e72`: the nearest float, where powi drifts (1.0000000000000001e72).
+                .filter_map(|e| format!("1e{e}").parse::<f64>().ok())
+                .filter(|v| *v >= lo && *v <= hi)
+                .collect()
+        };
+        return (powers(k), powers(1));
+    }
     let all: Vec<f64> = (1..10).map(f64::from).collect();
     let mut bold = pick(&[1.0]);
     if bold.len() < 4 {
@@ -91,9 +107,13 @@ pub(super) fn log_x_ticks(lo: f64, hi: f64, xs: &[f64]) -> (Vec<f64>, Vec<f64>) 
     }
 }
 
-/// Compact tick text: 1500 -> 1.5k, 2e6 -> 2M.
+/// Compact tick text: 1500 -> 1.5k, 2e6 -> 2M; from 1e15 up and below 1e-4, powers of ten
+/// (2.5e17, 1e-300), which the prefixes would write as long runs of digits or float noise.
 pub(super) fn si(v: f64) -> String {
     let a = v.abs();
+    if a >= 1e15 || (a > 0.0 && a < 1e-4) {
+        return sci(v);
+    }
     let (d, suf) = if a >= 1e12 {
         (1e12, "T")
     } else if a >= 1e9 {
@@ -118,6 +138,29 @@ pub(super) fn si(v: f64) -> String {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     };
     format!("{t}{suf}")
+}
+
+/// Tick text as a power of ten, the mantissa to two decimals: 2.5e17, 1e-300, 1e0.
+pub(super) fn sci(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let e = v.abs().log10().floor() as i32;
+    // Rounding may carry the mantissa to 10.
+    let (mut m, mut e) = (v / 10f64.powi(e), e);
+    if (m.abs() * 100.0).round() >= 1000.0 {
+        m /= 10.0;
+        e += 1;
+    }
+    let t = format!("{m:.2}");
+    let t = t.trim_end_matches('0').trim_end_matches('.');
+    format!("{t}e{e}")
+}
+
+/// Whether a log axis from `lo` to `hi` spans more than a dozen decades: its labels are then
+/// every k-th decade (`log_ticks`), all written as powers of ten.
+pub(super) fn wide_log(lo: f64, hi: f64) -> bool {
+    lo > 0.0 && hi > lo && (hi / lo).log10() > 12.0
 }
 
 /// Where the axes run: the series' distinct x values, the smallest step between them, and the

@@ -6,7 +6,9 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::axes::{log_ticks, log_x_ticks, plot_height, si, vertical_labels, x_label_area, Frame};
+use super::axes::{
+    log_ticks, log_x_ticks, plot_height, sci, si, vertical_labels, wide_log, x_label_area, Frame,
+};
 use super::legend::draw_legend;
 use super::plan::{Chart, Point, Series};
 use super::style::{
@@ -46,6 +48,7 @@ pub fn draw<DB: DrawingBackend>(
     let cats = c.categories.clone();
     // A log x axis with few values (table sizes) is labelled at those values, exactly.
     let log_x_exact = c.log_x && xs.len() <= 12;
+    let x_sci = c.log_x && wide_log(x0, x1);
     let x_fmt = move |v: &f64| -> String {
         if rotate {
             // Drawn below, vertically, after the mesh.
@@ -65,17 +68,21 @@ pub fn draw<DB: DrawingBackend>(
                 return String::new();
             }
             if (v - v.round()).abs() < 1e-6 {
-                format!("{}", v.round() as i64)
+                whole(*v)
             } else {
                 String::new()
             }
         } else if log_x_exact && (v - v.round()).abs() < 1e-6 {
-            format!("{}", v.round() as i64)
+            whole(*v)
+        } else if x_sci {
+            sci(*v)
         } else {
             si(*v)
         }
     };
-    let y_fmt = |v: &f64| si(*v);
+    // Past a dozen decades every label is a power of ten (1e12 beside 1e24, not 1T).
+    let y_sci = c.log_y && wide_log(y0, y1);
+    let y_fmt = move |v: &f64| if y_sci { sci(*v) } else { si(*v) };
     let n_xlabels = if integer_x && xs.len() == 1 {
         // One x value: one tick, at it (two more ticks would fall half a step either side,
         // where no whole number is, and stand unlabelled).
@@ -194,6 +201,16 @@ pub fn draw<DB: DrawingBackend>(
     draw_legend(root, &legend, c)?;
     root.present().map_err(e)?;
     Ok(())
+}
+
+/// A whole number as an x label: its digits, or a power of ten where the digits would run
+/// long (from 1e15 up, where an f64 also stops holding every whole number).
+fn whole(v: f64) -> String {
+    if v.abs() < 1e15 {
+        format!("{}", v.round() as i64)
+    } else {
+        si(v)
+    }
 }
 
 /// Draws the chart's mesh, its series and its theory lines on `chart`, whose axes the

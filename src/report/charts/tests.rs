@@ -1,5 +1,6 @@
 use super::axes::{
-    canvas_height, log_ticks, log_x_ticks, plot_height, vertical_labels, X_LABEL_AREA,
+    canvas_height, log_ticks, log_x_ticks, plot_height, sci, si, vertical_labels, wide_log,
+    X_LABEL_AREA,
 };
 use super::legend::{legend_layout, LegendEntry};
 use super::plan::{assign_styles, cmp_natural, Chart, Layout, Point, Series};
@@ -221,6 +222,36 @@ fn a_long_theory_label_does_not_force_one_legend_column() {
     // Without series, the widest entry sets the column.
     let theory = legend_layout(&root, &entries[6..]);
     assert_eq!(theory.cells, [(0, 0), (1, 0)]);
+}
+
+/// Past a dozen decades every k-th decade is labelled (ten or so labels) and the light lines
+/// are the decades; tick text past 1e15 and below 1e-4 is a power of ten.
+#[test]
+fn wide_log_ranges_and_huge_numbers() {
+    let (bold, light) = log_ticks(1.0, 1e120);
+    assert_eq!(bold.len(), 11, "{bold:?}");
+    assert_eq!(bold[1], 1e12);
+    assert_eq!(light.len(), 121);
+    // Up to a dozen decades: a label per decade, as before.
+    assert_eq!(log_ticks(1.0, 1e12).0.len(), 13);
+    for (v, text) in [
+        (1e15, "1e15"),
+        (2.5e17, "2.5e17"),
+        (1e120, "1e120"),
+        (9.999e20, "1e21"),
+        (-3e16, "-3e16"),
+        (1e-300, "1e-300"),
+        (5e-5, "5e-5"),
+        (1e12, "1T"),
+        (0.005, "0.005"),
+        (999e12, "999T"),
+    ] {
+        assert_eq!(si(v), text, "{v}");
+    }
+    // On a wide log axis every label is a power of ten.
+    assert!(wide_log(1.0, 1e13) && !wide_log(1.0, 1e12));
+    assert_eq!(sci(1e12), "1e12");
+    assert_eq!(sci(1.0), "1e0");
 }
 
 #[test]
