@@ -191,6 +191,13 @@ fn plot_with_foreign_columns_is_an_input_error() {
         err.contains("runs.csv:2: column `nodes` holds `-5`, not a count"),
         "{err}"
     );
+    // A count past 64 bits: too large, and the message says how large a count may be.
+    rows[0][5].1 = "99999999999999999999999".to_string();
+    let err = plot_refuses(tmp.path(), &csv(&rows));
+    assert!(
+        err.contains("holds `99999999999999999999999`, a number too large for it; allowed: a whole number from 0 to 18446744073709551615"),
+        "{err}"
+    );
     rows[0][5].1 = "4".to_string();
     let err = plot_refuses(tmp.path(), &csv(&rows).replacen(",ok,", ",bogus,", 1));
     assert!(

@@ -362,11 +362,32 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
         let Some(kind) = kind_of(name) else { continue };
         for (r, row) in rows.iter().enumerate() {
             if !kind.admits(&row[c]) {
+                // Digits alone (a sign too where the column holds negative numbers): a number
+                // of the right form, too large for the column.
+                let v = match kind {
+                    Kind::IntegerOrEmpty => row[c].strip_prefix('-').unwrap_or(&row[c]),
+                    _ => &row[c],
+                };
+                let too_large = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
+                let what = match kind {
+                    Kind::Count if too_large => {
+                        format!("a number too large for it; allowed: a whole number from 0 to {}", u64::MAX)
+                    }
+                    Kind::CountOrEmpty if too_large => format!(
+                        "a number too large for it; allowed: a whole number from 0 to {}, or empty",
+                        u64::MAX
+                    ),
+                    Kind::IntegerOrEmpty if too_large => format!(
+                        "a number too large for it; allowed: a whole number from {} to {}, or empty",
+                        i64::MIN,
+                        i64::MAX
+                    ),
+                    _ => format!("not {}", kind.describe()),
+                };
                 return Err(Error::input(format!(
-                    "{shown}:{}: column `{name}` holds `{}`, not {}",
+                    "{shown}:{}: column `{name}` holds `{}`, {what}",
                     line(r),
                     row[c],
-                    kind.describe()
                 )));
             }
         }
