@@ -38,7 +38,7 @@ pub enum Command {
     /// Chess perft: the number of legal move paths of each length up to --depth, through the
     /// harness's Game trait; the total (the count at --depth) on the last line.
     Perft {
-        /// The position: a FEN, `start`, or a FEN followed by `moves e2e4 ...`.
+        /// The position: a FEN or `start`, either of them optionally followed by `moves e2e4 ...`.
         #[arg(long, default_value = "start")]
         fen: String,
         /// Depth in plies (0 to 20).

@@ -530,8 +530,13 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         .differences
         .iter()
         .any(|d| d.column.starts_with("(header)"));
+    let strays = match v.strays() {
+        0 => String::new(),
+        1 => ", 1 row is no run of it".to_string(),
+        n => format!(", {n} rows are no run of it"),
+    };
     anyhow::bail!(
-        "{}: {} of {} runs{what} differ from {}{} ({} difference{}{})",
+        "{}: {} of {} runs{what} differ from {}{strays}{} ({} difference{}{})",
         plan.name,
         v.runs_differing(),
         v.runs,

@@ -24,6 +24,9 @@ pub struct Difference {
     pub ours: String,
 }
 
+/// This search's side of a row that is no run of the experiment.
+const NO_SUCH_RUN: &str = "no such run";
+
 /// What `verify` found.
 pub struct Verified {
     /// Runs searched and compared.
@@ -34,13 +37,25 @@ pub struct Verified {
 }
 
 impl Verified {
-    /// Runs with a difference (in a cell, or missing on one side).
+    /// Runs of the plan with a difference (in a cell, or no row).
     pub fn runs_differing(&self) -> usize {
         let keys: std::collections::HashSet<&str> = self
             .differences
             .iter()
+            .filter(|d| d.ours != NO_SUCH_RUN)
             .map(|d| d.run_key.as_str())
             .filter(|k| !k.is_empty())
+            .collect();
+        keys.len()
+    }
+
+    /// Rows (of runs.csv or shard.jsonl) that are no run of the plan.
+    pub fn strays(&self) -> usize {
+        let keys: std::collections::HashSet<&str> = self
+            .differences
+            .iter()
+            .filter(|d| d.ours == NO_SUCH_RUN)
+            .map(|d| d.run_key.as_str())
             .collect();
         keys.len()
     }
@@ -179,7 +194,7 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
         .collect();
     extra.sort_unstable();
     for k in extra {
-        differences.push(diff(k, "", "a row".into(), "no such run".into()));
+        differences.push(diff(k, "", "a row".into(), NO_SUCH_RUN.into()));
     }
     Verified {
         runs: records.len(),
@@ -225,7 +240,7 @@ pub fn compare_shard_file(
         run_key: k,
         column: format!(" ({file})"),
         theirs: "a line".into(),
-        ours: "no such run".into(),
+        ours: NO_SUCH_RUN.into(),
     }));
     Ok(out)
 }
