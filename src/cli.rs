@@ -156,7 +156,7 @@ pub struct SolveArgs {
     pub mib: Option<u64>,
     /// Stop a position's solve after this many nodes: its row has an empty score, and a
     /// note on stderr names it (default: no budget).
-    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>(0, u64::MAX, "a whole number from 1"))]
+    #[arg(long, allow_negative_numbers = true, value_parser = whole::<u64>(0, u64::MAX, "a whole number from 1 to 18446744073709551615"))]
     pub max_nodes: Option<u64>,
 }
 

@@ -721,7 +721,7 @@ fn solve(a: cli::SolveArgs) -> anyhow::Result<()> {
         })?,
         max_nodes: match max_nodes {
             Some(0) => return Err(input(
-                "--max-nodes 0: a solve enters at least one node; allowed: a whole number from 1"
+                "--max-nodes 0: a solve enters at least one node; allowed: a whole number from 1 to 18446744073709551615"
                     .into(),
             )),
             n => n,

@@ -322,6 +322,15 @@ fn unknown_game_algorithm_or_ordering_lists_what_is_allowed() {
 }
 
 #[test]
+fn an_empty_positions_file_name_is_refused() {
+    bad(
+        "positions = [\"start\"]",
+        "positions_file = \"\"",
+        &["exp.toml:6:18", "positions_file: an empty file name"],
+    );
+}
+
+#[test]
 fn depth_zero_or_negative_is_refused() {
     bad(
         "depth = 3",

@@ -159,6 +159,14 @@ fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<PositionsFi
             let full = path.parent().unwrap_or(Path::new("")).join(rel);
             // At the file's name in a list.
             let span = item_span(src, f.span(), i);
+            if rel.trim().is_empty() {
+                return Err(at(
+                    path,
+                    src,
+                    span,
+                    "[game] positions_file: an empty file name; allowed: the path of a file with one position per line, relative to the experiment file",
+                ));
+            }
             let text = read_text(&full).map_err(|e| {
                 at(
                     path,
