@@ -3053,3 +3053,16 @@ fn input_files_the_run_would_replace_are_refused() {
     // The folder's own experiment.toml, run again.
     assert!(run(&out_dir.join("experiment.toml")).status.success());
 }
+
+/// A title for a chart the layout does not draw is refused at its key, not dropped.
+#[test]
+fn a_title_for_a_chart_not_drawn_is_refused() {
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ncharts = [\"nodes\"]\ntitles = { nodes = \"N\", time = \"Wall\" }",
+        &[
+            "exp.toml:14:25",
+            "[report] titles: `time` titles a chart this layout does not draw; allowed: a chart it asks for (nodes), or add `time` to `charts`",
+        ],
+    );
+}

@@ -631,6 +631,24 @@ pub fn resolve_layout(
             false,
         ),
     };
+    // A title for a chart the layout does not draw would be dropped in silence.
+    for kind in r.titles.iter().flat_map(|t| t.keys()) {
+        if !charts.contains(kind) {
+            let drawn: Vec<&str> = charts.iter().map(|k| k.name()).collect();
+            return Err(config::at_key(
+                path,
+                src,
+                &["report", "titles", kind.name()],
+                format!(
+                    "[report] titles: `{}` titles a chart this layout does not draw{}; allowed: a chart it asks for ({}), or add `{}` to `charts`",
+                    kind.name(),
+                    if charts_given { "" } else { " by default" },
+                    drawn.join(", "),
+                    kind.name()
+                ),
+            ));
+        }
+    }
     Ok(Layout {
         charts,
         charts_given,
