@@ -145,16 +145,10 @@ pub(super) fn sci(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
         return format!("{v}");
     }
-    let e = v.abs().log10().floor() as i32;
-    // Rounding may carry the mantissa to 10.
-    let (mut m, mut e) = (v / 10f64.powi(e), e);
-    if (m.abs() * 100.0).round() >= 1000.0 {
-        m /= 10.0;
-        e += 1;
-    }
-    let t = format!("{m:.2}");
-    let t = t.trim_end_matches('0').trim_end_matches('.');
-    format!("{t}e{e}")
+    // Rust's exponent form rounds the mantissa (9.999e20 -> 1.00e21); its zeros go.
+    let text = format!("{v:.2e}");
+    let (m, e) = text.split_once('e').unwrap_or((&text, "0"));
+    format!("{}e{e}", m.trim_end_matches('0').trim_end_matches('.'))
 }
 
 /// Whether a log axis from `lo` to `hi` spans more than a dozen decades: its labels are then
