@@ -158,10 +158,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     // Everything is checked before the folder gets its experiment copy and manifest.
     runner::check_table_memory(&plan, jobs)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
-    runner::prepare_output(&dir)?;
-    report::check_inputs_outside(&dir, &file, &input_files(&file, &parsed))?;
-    let _lock = runner::lock_output(&dir)?;
-    let earlier = report::check_results_folder(&dir, &plan.name, &file)?;
+    let (_lock, earlier) = open_output(&dir, &file, &parsed, &plan.name)?;
     // A shard and a whole run (or two shards) never share a folder: one would replace the
     // other's results with another set of runs.
     if let Some(m) = earlier
@@ -282,6 +279,22 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     )
 }
 
+/// Readies the results folder `dir` of experiment `name` (from `file`) to be written: made
+/// and writable, no input file where the run writes, locked, and holding no other results.
+/// The lock, and the folder's manifest when it holds results of `name`.
+fn open_output(
+    dir: &Path,
+    file: &Path,
+    parsed: &config::ExperimentFile,
+    name: &str,
+) -> anyhow::Result<(runner::FolderLock, Option<report::manifest::Manifest>)> {
+    runner::prepare_output(dir)?;
+    report::check_inputs_outside(dir, file, &input_files(file, parsed))?;
+    let lock = runner::lock_output(dir)?;
+    let earlier = report::check_results_folder(dir, name, file)?;
+    Ok((lock, earlier))
+}
+
 /// The files an experiment reads: the experiment file and its positions files (relative to
 /// the experiment file's folder).
 fn input_files(file: &Path, parsed: &config::ExperimentFile) -> Vec<PathBuf> {
@@ -342,10 +355,7 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    runner::prepare_output(&dir)?;
-    report::check_inputs_outside(&dir, &file, &input_files(&file, &parsed))?;
-    let _lock = runner::lock_output(&dir)?;
-    let earlier = report::check_results_folder(&dir, &plan.name, &file)?;
+    let (_lock, earlier) = open_output(&dir, &file, &parsed, &plan.name)?;
     // A shard's folder (of another split, or of this one not named) keeps its shard.
     if earlier.as_ref().is_some_and(|m| m.shard.is_some()) || dir.join(shard::FILE).exists() {
         return Err(harness::Error::input(format!(

@@ -39,22 +39,21 @@ pub struct Verified {
 impl Verified {
     /// Runs of the plan with a difference (in a cell, or no row).
     pub fn runs_differing(&self) -> usize {
-        let keys: std::collections::HashSet<&str> = self
-            .differences
-            .iter()
-            .filter(|d| d.ours != NO_SUCH_RUN)
-            .map(|d| d.run_key.as_str())
-            .filter(|k| !k.is_empty())
-            .collect();
-        keys.len()
+        self.run_keys(false)
     }
 
     /// Rows (of runs.csv or shard.jsonl) that are no run of the plan.
     pub fn strays(&self) -> usize {
+        self.run_keys(true)
+    }
+
+    /// The distinct run keys of the differences that are rows of no run (`strays`), or of
+    /// the others.
+    fn run_keys(&self, strays: bool) -> usize {
         let keys: std::collections::HashSet<&str> = self
             .differences
             .iter()
-            .filter(|d| d.ours == NO_SUCH_RUN)
+            .filter(|d| (d.ours == NO_SUCH_RUN) == strays && !d.run_key.is_empty())
             .map(|d| d.run_key.as_str())
             .collect();
         keys.len()

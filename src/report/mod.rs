@@ -48,6 +48,15 @@ const OUTPUT_FILES: [&str; 5] = [
     "report.md",
 ];
 
+/// Every file a run writes or removes in its results folder, charts/ apart: the results, the
+/// resume file and a shard's file.
+fn run_files() -> impl Iterator<Item = &'static str> {
+    OUTPUT_FILES
+        .iter()
+        .copied()
+        .chain(["runs.csv.partial", crate::experiment::shard::FILE])
+}
+
 /// Checks, before anything is searched or written, that no name the results folder `dir`
 /// needs is taken by the wrong kind of entry (a folder named `runs.csv`, a file named
 /// `charts`, a link named `charts`): an input error naming the entry. `remedy`: what the
@@ -130,10 +139,7 @@ pub fn check_results_folder(
     name: &str,
     file: &Path,
 ) -> Result<Option<manifest::Manifest>> {
-    let mut held: Vec<String> = OUTPUT_FILES
-        .iter()
-        .copied()
-        .chain(["runs.csv.partial", crate::experiment::shard::FILE])
+    let mut held: Vec<String> = run_files()
         .filter(|n| dir.join(n).is_file())
         .filter(|n| !(*n == EXPERIMENT_COPY && same_path(&dir.join(n), file)))
         .map(String::from)
@@ -185,10 +191,7 @@ pub fn check_inputs_outside(dir: &Path, file: &Path, inputs: &[PathBuf]) -> Resu
         let Ok(at) = input.canonicalize() else {
             continue;
         };
-        let names = OUTPUT_FILES
-            .iter()
-            .copied()
-            .chain(["runs.csv.partial", crate::experiment::shard::FILE])
+        let names = run_files()
             // The experiment file run from its own copy: the copy writes the same text.
             .filter(|n| !(*n == EXPERIMENT_COPY && same_path(input, file)));
         // The name inside the results folder the input is at, if the run writes it.

@@ -369,20 +369,16 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
                     _ => &row[c],
                 };
                 let too_large = !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit());
-                let what = match kind {
-                    Kind::Count if too_large => {
-                        format!("a number too large for it; allowed: a whole number from 0 to {}", u64::MAX)
-                    }
-                    Kind::CountOrEmpty if too_large => format!(
-                        "a number too large for it; allowed: a whole number from 0 to {}, or empty",
-                        u64::MAX
-                    ),
-                    Kind::IntegerOrEmpty if too_large => format!(
-                        "a number too large for it; allowed: a whole number from {} to {}, or empty",
-                        i64::MIN,
-                        i64::MAX
-                    ),
-                    _ => format!("not {}", kind.describe()),
+                let range = match kind {
+                    Kind::Count => format!("from 0 to {}", u64::MAX),
+                    Kind::CountOrEmpty => format!("from 0 to {}, or empty", u64::MAX),
+                    Kind::IntegerOrEmpty => format!("from {} to {}, or empty", i64::MIN, i64::MAX),
+                    _ => String::new(),
+                };
+                let what = if too_large && !range.is_empty() {
+                    format!("a number too large for it; allowed: a whole number {range}")
+                } else {
+                    format!("not {}", kind.describe())
                 };
                 return Err(Error::input(format!(
                     "{shown}:{}: column `{name}` holds `{}`, {what}",
