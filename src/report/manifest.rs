@@ -116,8 +116,13 @@ impl Manifest {
         }
     }
 
+    /// Records the end time and the run count. The end time is the wall clock's, but never
+    /// before `started`: a clock stepped back during the run (a time server's correction, a
+    /// virtual machine resumed) would otherwise write a manifest that `plot` and `merge`
+    /// refuse as edited by hand, and the finished runs could only be searched again.
     pub fn finish(&mut self, runs: usize) {
-        self.finished = Some(now_utc());
+        // Stamps of one form compare as text in time order.
+        self.finished = Some(now_utc().max(self.started.clone()));
         self.runs = Some(runs);
     }
 
@@ -249,6 +254,21 @@ mod tests {
         assert_eq!(super::utc(0), "1970-01-01T00:00:00Z");
         assert_eq!(super::utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(super::utc(1_700_000_000), "2023-11-14T22:13:20Z");
+    }
+
+    /// A wall clock stepped back during a run leaves `finished` at `started`, never before it
+    /// (which `plot` and `merge` would refuse); a clock that ran on gives its own time.
+    #[test]
+    fn finished_is_never_before_started() {
+        let mut m = super::Manifest::start("x", std::path::Path::new("x.toml"), "", 1, 1, 1);
+        m.started = "2999-01-01T00:00:00Z".to_string();
+        m.finish(3);
+        assert_eq!(m.finished.as_deref(), Some("2999-01-01T00:00:00Z"));
+        assert_eq!(m.runs, Some(3));
+        m.started = "2000-01-01T00:00:00Z".to_string();
+        m.finish(3);
+        let f = m.finished.unwrap();
+        assert!(super::is_utc_stamp(&f) && f.as_str() > "2026-01-01", "{f}");
     }
 
     #[test]
