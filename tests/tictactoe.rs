@@ -356,3 +356,22 @@ fn run_keys_sort_numerically_past_their_usual_widths() {
     );
     assert_eq!(small.runs[5].seed, big.runs[5].seed);
 }
+
+/// A position's seed does not depend on how many positions the plan holds: tree 3 of 5 and
+/// tree 3 of 100 (whose run keys pad the position to 3 digits) shuffle alike.
+#[test]
+fn a_positions_seed_does_not_depend_on_the_plans_width() {
+    let exp = |trees: u32| {
+        plan_of(&format!(
+            "name = \"w\"\nseed = 3\n[game]\nkind = \"uniform\"\nbranching = 3\nheight = 4\ntrees = {trees}\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\nordering = \"random\"\n"
+        ))
+    };
+    let (small, big) = (exp(5), exp(100));
+    assert!(
+        small.runs[3].key.contains(";pos=03;"),
+        "{}",
+        small.runs[3].key
+    );
+    assert!(big.runs[3].key.contains(";pos=003;"), "{}", big.runs[3].key);
+    assert_eq!(small.runs[3].seed, big.runs[3].seed);
+}

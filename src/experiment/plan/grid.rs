@@ -597,7 +597,7 @@ impl Runs<'_> {
         for rep in 0..n {
             run.rep = rep;
             run.key = run_key(&run, self.widths);
-            run.seed = mix(self.seed, fnv1a(&seed_key(&run, self.widths)));
+            run.seed = mix(self.seed, fnv1a(&seed_key(&run)));
             if self.seen.insert(run.key.clone()) {
                 if self.runs.len() == MAX_RUNS {
                     return Err(Error::input(format!(

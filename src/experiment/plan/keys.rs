@@ -119,11 +119,12 @@ fn position_parts(r: &Run, pos_width: usize) -> Vec<String> {
 /// search technique (algorithm, variant, depth, table, iterative deepening, quiescence) get the
 /// same seed, so they draw the same random numbers (common random numbers): fail-hard and
 /// fail-soft alpha-beta without a table, say, shuffle alike and enter the same nodes, and a
-/// difference between techniques is theirs, not the shuffles'. The repetition keeps its
-/// fixed 3-digit padding here, whatever the plan's width: repetition 5 draws the same numbers
-/// in a plan of 10 repetitions and in one of 1,000.
-pub fn seed_key(r: &Run, w: Widths) -> String {
-    let mut parts = position_parts(r, w.position);
+/// difference between techniques is theirs, not the shuffles'. The position and the
+/// repetition keep their usual padding here (2 and 3 digits), whatever the plan's widths:
+/// position 5 draws the same numbers in a plan of 10 positions and in one of 100, and
+/// repetition 5 in a plan of 10 repetitions and in one of 1,000.
+pub fn seed_key(r: &Run) -> String {
+    let mut parts = position_parts(r, 2);
     parts.push(format!("ordering={}", r.ordering));
     parts.push(format!("tie={}", r.tie_break.name()));
     parts.push(format!("rep={:03}", r.rep));
