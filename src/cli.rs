@@ -109,6 +109,10 @@ pub struct MergeArgs {
     /// Output folder (default: results/<name>).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Discard the runs an interrupted `harness run` left in the output folder's
+    /// runs.csv.partial (the merge is refused while it holds runs it cannot resume)
+    #[arg(long)]
+    pub fresh: bool,
 }
 
 /// The options of `harness theory`.

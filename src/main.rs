@@ -30,7 +30,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader went away (`| head`): what it read was complete, and nothing is left
         // to report to it.
-        Err(e) if e.chain().any(|c| c.downcast_ref::<PipeClosed>().is_some()) => ExitCode::SUCCESS,
+        Err(e) if is_pipe_closed(&e) => ExitCode::SUCCESS,
         Err(e) => {
             let input = e
                 .chain()
@@ -52,6 +52,11 @@ impl std::fmt::Display for PipeClosed {
 }
 
 impl std::error::Error for PipeClosed {}
+
+/// Whether `e` is, or was caused by, stdout closed by its reader.
+fn is_pipe_closed(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<PipeClosed>().is_some())
+}
 
 /// Writes to stdout. A closed pipe is `PipeClosed` (the command ends quietly with status 0),
 /// never a panic as `print!` would give.
@@ -187,7 +192,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     // An interrupted run of the same plan by the same build: its finished runs are
     // taken as they are (a partial file of anything else is an error, before the
     // folder is touched).
-    let done = partial::load(&dir, &header, fresh)?;
+    let done = partial::load(&dir, &header, fresh, "search every run")?;
     let resumed = partial::resumable(&plan, &done);
     if resumed > 0 && !quiet {
         note(format_args!(
@@ -328,7 +333,12 @@ fn warn_positions(name: &str, what: &str, lines: &[String]) {
 /// `harness merge`: the shards of one experiment (`harness run --shard`) into one results
 /// folder, written as `harness run` writes it, every run taken from its shard.
 fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
-    let cli::MergeArgs { file, shards, out } = a;
+    let cli::MergeArgs {
+        file,
+        shards,
+        out,
+        fresh,
+    } = a;
     let (parsed, src, plan) = load_checked(&file)?;
     let dir = out.unwrap_or_else(|| PathBuf::from("results").join(&plan.name));
     let shards = if shards.is_empty() {
@@ -368,6 +378,14 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
             plan.name
         ))
         .into());
+    }
+    // As for `harness run`: a partial file beside a finished manifest is a leftover, and one
+    // of an interrupted run that holds runs (of another plan or build: the merge cannot take
+    // them) is refused unless --fresh. The merge would write its own over it.
+    if earlier.as_ref().is_some_and(|m| m.finished.is_some()) {
+        partial::remove(&dir)?;
+    } else {
+        partial::load(&dir, &header, fresh, "merge")?;
     }
     let mut manifest =
         report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, 1, plan.runs.len());
@@ -523,18 +541,28 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         ));
     }
     const SHOWN: usize = 20;
-    say(format_args!(
-        "run_key,column,{},this search\n",
-        csv_field(&csv_path.display().to_string())
-    ))?;
-    for d in v.differences.iter().take(SHOWN) {
+    let listed = (|| {
         say(format_args!(
-            "{},{},{},{}\n",
-            csv_field(&d.run_key),
-            csv_field(&d.column),
-            csv_field(&d.theirs),
-            csv_field(&d.ours)
+            "run_key,column,{},this search\n",
+            csv_field(&csv_path.display().to_string())
         ))?;
+        for d in v.differences.iter().take(SHOWN) {
+            say(format_args!(
+                "{},{},{},{}\n",
+                csv_field(&d.run_key),
+                csv_field(&d.column),
+                csv_field(&d.theirs),
+                csv_field(&d.ours)
+            ))?;
+        }
+        anyhow::Ok(())
+    })();
+    // A reader that went away (`| head -1`) stops the listing, not the verdict: the status
+    // still says the results differ.
+    if let Err(e) = listed {
+        if !is_pipe_closed(&e) {
+            return Err(e);
+        }
     }
     let header = v
         .differences

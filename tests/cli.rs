@@ -1503,6 +1503,43 @@ fn a_killed_run_resumes_where_it_stopped() {
         .contains("resumed"));
 }
 
+/// A merge into a folder holding an interrupted run's finished runs of other runs (another
+/// seed) is refused as that run's rerun is (exit 2), the partial file and the experiment copy
+/// left as they were, until --fresh.
+#[test]
+fn a_merge_keeps_an_interrupted_runs_partial_file() {
+    let (tmp, file, out) = long_experiment();
+    let bytes = kill_after(&file, &out, 5);
+    let copy = std::fs::read(out.join("experiment.toml")).unwrap();
+    std::fs::write(&file, LONG.replace("seed = 5", "seed = 6")).unwrap();
+    let shard = tmp.path().join("shard");
+    run_into(&file, &shard, &["--quiet", "--shard", "1/1"]).success();
+    let merge = |extra: &[&str]| {
+        harness()
+            .arg("merge")
+            .arg(&file)
+            .arg(&shard)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .assert()
+    };
+    let refused = merge(&[]).code(2);
+    let err = String::from_utf8_lossy(&refused.get_output().stderr).to_string();
+    for part in [
+        "runs.csv.partial: holds",
+        "written for other runs",
+        "pass --fresh to discard them and merge",
+    ] {
+        assert!(err.contains(part), "{err}");
+    }
+    assert_eq!(std::fs::read(out.join("runs.csv.partial")).unwrap(), bytes);
+    assert_eq!(std::fs::read(out.join("experiment.toml")).unwrap(), copy);
+    merge(&["--fresh"]).success();
+    assert!(!out.join("runs.csv.partial").exists());
+    assert!(out.join("runs.csv").exists());
+}
+
 /// The finished runs of other runs (here: another seed) are neither mixed in nor thrown away:
 /// the rerun is refused (exit 2) and leaves the partial file as it was, until --fresh. A
 /// comment added to the file changes no run, and the rerun resumes.

@@ -277,3 +277,32 @@ fn differences_are_csv() {
     assert_eq!(r.headers().unwrap().len(), 4);
     assert!(r.headers().unwrap()[2].ends_with("a,b \"q\"/runs.csv"));
 }
+
+/// A reader that stops early (`harness verify ... | head -1`) cuts the listing of the
+/// differences short, not the verdict: the status is still 1.
+#[test]
+fn differences_found_exit_1_when_the_reader_went_away() {
+    use std::process::Stdio;
+    let nodes = column("nodes") + 2; // the quoted position field holds two commas
+    let tmp = edited(|i, l| {
+        vec![if i >= 1 {
+            set_field(l, nodes, "1")
+        } else {
+            l.into()
+        }]
+    });
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["verify", "--quiet"])
+        .arg(repo("experiments/nim.toml"))
+        .arg(tmp.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The read end is closed before the search ends, so the first line meets a closed pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("200 of 200 runs differ"), "{err}");
+}

@@ -142,8 +142,13 @@ impl Finished {
 /// by run key; empty when there is no partial file (or one without finished runs). A partial
 /// file written for another plan, by another build or by an older harness, or a damaged one,
 /// is an input error (its runs are not silently thrown away), unless `fresh`, which discards
-/// it.
-pub fn load(dir: &Path, header: &Header, fresh: bool) -> Result<HashMap<String, Finished>> {
+/// it. `then`: what the caller does without the file, for the message (`search every run`).
+pub fn load(
+    dir: &Path,
+    header: &Header,
+    fresh: bool,
+    then: &str,
+) -> Result<HashMap<String, Finished>> {
     let path = dir.join(FILE);
     let mut done = HashMap::new();
     if fresh || !path.exists() {
@@ -151,7 +156,7 @@ pub fn load(dir: &Path, header: &Header, fresh: bool) -> Result<HashMap<String, 
     }
     let refuse = |what: String| {
         Error::input(format!(
-            "{}: {what}; the file is left as it is: pass --fresh to discard it and search every run (or move it away to keep it)",
+            "{}: {what}; the file is left as it is: pass --fresh to discard it and {then} (or move it away to keep it)",
             path.display()
         ))
     };
@@ -190,7 +195,7 @@ pub fn load(dir: &Path, header: &Header, fresh: bool) -> Result<HashMap<String, 
     };
     if let Some(why) = why {
         return Err(Error::input(format!(
-            "{}: holds {runs} of an earlier, unfinished `harness run` into this folder, written {why}, so they are not resumed here and the file is left as it is: rerun the experiment as it was with the same build of harness to resume them (a copy of the file as it was is {}; to run it, copy it beside the experiment file under another name, since paths in it such as positions_file are relative to the file's folder), or pass --fresh to discard them and search every run",
+            "{}: holds {runs} of an earlier, unfinished `harness run` into this folder, written {why}, so they are not resumed here and the file is left as it is: rerun the experiment as it was with the same build of harness to resume them (a copy of the file as it was is {}; to run it, copy it beside the experiment file under another name, since paths in it such as positions_file are relative to the file's folder), or pass --fresh to discard them and {then}",
             path.display(),
             dir.join(crate::report::EXPERIMENT_COPY).display()
         )));
@@ -341,11 +346,13 @@ mod tests {
         // A kill in the middle of writing the second line.
         text.push_str(&line_b[..line_b.len() / 2]);
         write(d.path(), &text);
-        let done = load(d.path(), &header(), false).unwrap();
+        let done = load(d.path(), &header(), false, "search every run").unwrap();
         assert_eq!(done.len(), 1);
         assert_eq!(done["k=a"], a);
         // --fresh discards it.
-        assert!(load(d.path(), &header(), true).unwrap().is_empty());
+        assert!(load(d.path(), &header(), true, "search every run")
+            .unwrap()
+            .is_empty());
         // The same line twice is harmless; two different results for one run are damage.
         let twice = format!(
             "{}{}",
@@ -353,11 +360,16 @@ mod tests {
             json_line(&a).unwrap().repeat(2)
         );
         write(d.path(), &twice);
-        assert_eq!(load(d.path(), &header(), false).unwrap().len(), 1);
+        assert_eq!(
+            load(d.path(), &header(), false, "search every run")
+                .unwrap()
+                .len(),
+            1
+        );
         let mut a2 = a.clone();
         a2.counters.nodes += 1;
         write(d.path(), &format!("{twice}{}", json_line(&a2).unwrap()));
-        let err = load(d.path(), &header(), false).unwrap_err();
+        let err = load(d.path(), &header(), false, "search every run").unwrap_err();
         assert!(
             err.is_input()
                 && err
@@ -383,7 +395,7 @@ mod tests {
         for (first, why) in cases {
             let text = format!("{first}{line}");
             write(d.path(), &text);
-            let err = load(d.path(), &header(), false).unwrap_err();
+            let err = load(d.path(), &header(), false, "search every run").unwrap_err();
             assert!(err.is_input());
             let msg = err.to_string();
             assert!(msg.contains(why) && msg.contains("--fresh"), "{msg}");
@@ -414,13 +426,19 @@ mod tests {
     #[test]
     fn no_file_or_one_without_runs_resumes_nothing() {
         let d = tempfile::tempdir().unwrap();
-        assert!(load(d.path(), &header(), false).unwrap().is_empty());
+        assert!(load(d.path(), &header(), false, "search every run")
+            .unwrap()
+            .is_empty());
         write(d.path(), "");
-        assert!(load(d.path(), &header(), false).unwrap().is_empty());
+        assert!(load(d.path(), &header(), false, "search every run")
+            .unwrap()
+            .is_empty());
         // Another build's header alone (a run that failed before finishing any): no error.
         let mut other = header();
         other.build = "0000000000000000".into();
         write(d.path(), &json_line(&other).unwrap());
-        assert!(load(d.path(), &header(), false).unwrap().is_empty());
+        assert!(load(d.path(), &header(), false, "search every run")
+            .unwrap()
+            .is_empty());
     }
 }
