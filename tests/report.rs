@@ -517,22 +517,56 @@ fn summary_growth_between_depths() {
     assert_eq!(got, want);
 }
 
+/// A theory figure past what a float holds (the full tree of b = 10^6 to depth 60) is an
+/// empty cell, and so is the ratio over it (which read 0); the ratio over the minimal tree
+/// (about 10^180) stays.
+#[test]
+fn a_ratio_over_a_tree_too_large_for_a_float_is_empty() {
+    let rows = vec![vec![
+        ("run_key", "k".to_string()),
+        ("branching", "1000000".to_string()),
+        ("depth", "60".to_string()),
+        ("nodes", "100".to_string()),
+        ("status", "ok".to_string()),
+    ]];
+    let got = plotted_summary(
+        &runs_csv(&["branching"], &[], &rows),
+        &[
+            "full_tree_nodes",
+            "theory_nodes_over_full",
+            "theory_pearl_r",
+            "theory_nodes_over_minimal",
+        ],
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        (got[0][0].as_str(), got[0][1].as_str()),
+        ("", ""),
+        "{got:?}"
+    );
+    assert!(!got[0][2].is_empty() && !got[0][3].is_empty(), "{got:?}");
+}
+
 /// On uniform trees searched to their height (`depth = "full"`), growth runs across heights;
-/// where the experiment also searched the same tree shallower, that search is the neighbour.
+/// where the experiment also searched the same tree shallower, that search is the neighbour
+/// (and when a budget stopped that search, there is none: not the smaller trees).
 #[test]
 fn summary_growth_across_heights_of_full_depth_searches() {
-    // (run_key, ordering, height, depth, nodes)
+    // (run_key, ordering, height, depth, nodes, status)
     let rows: Vec<Vec<(&str, String)>> = [
-        ("a1", "natural", 1, 1, 4),
-        ("a2", "natural", 2, 2, 12),
-        ("a3", "natural", 3, 3, 27),
-        ("a4", "natural", 4, 4, 108),
-        ("b3", "static", 3, 3, 20),
-        ("b4", "static", 4, 4, 90),
-        ("c4", "static", 4, 3, 30),
+        ("a1", "natural", 1, 1, 4, "ok"),
+        ("a2", "natural", 2, 2, 12, "ok"),
+        ("a3", "natural", 3, 3, 27, "ok"),
+        ("a4", "natural", 4, 4, 108, "ok"),
+        ("b3", "static", 3, 3, 20, "ok"),
+        ("b4", "static", 4, 4, 90, "ok"),
+        ("c4", "static", 4, 3, 30, "ok"),
+        ("d3", "random", 3, 3, 20, "ok"),
+        ("d4", "random", 4, 4, 90, "ok"),
+        ("e4", "random", 4, 3, 30, "budget"),
     ]
     .iter()
-    .map(|&(key, ord, height, depth, nodes)| {
+    .map(|&(key, ord, height, depth, nodes, status)| {
         vec![
             ("run_key", key.to_string()),
             ("game", "uniform".to_string()),
@@ -540,7 +574,7 @@ fn summary_growth_across_heights_of_full_depth_searches() {
             ("height", height.to_string()),
             ("depth", depth.to_string()),
             ("nodes", nodes.to_string()),
-            ("status", "ok".to_string()),
+            ("status", status.to_string()),
         ]
     })
     .collect();
@@ -553,6 +587,10 @@ fn summary_growth_across_heights_of_full_depth_searches() {
         ["natural", "2", "2", "3", ""],
         ["natural", "3", "3", "2.25", "2.598076"],
         ["natural", "4", "4", "4", "3"],
+        // Height 4's tree searched to depth 3 was stopped: no growth, not one over height 3.
+        ["random", "3", "3", "", ""],
+        ["random", "4", "3", "", ""],
+        ["random", "4", "4", "", ""],
         // Height 3's tree is another tree; height 4's tree searched to depth 3 is the same one.
         ["static", "3", "3", "", ""],
         ["static", "4", "3", "", ""],
@@ -692,6 +730,55 @@ fn budget_rows() -> Vec<Vec<(&'static str, String)>> {
         ]);
     }
     rows
+}
+
+/// report.md's "Measured vs predicted" marks a budget-stopped group's ebf as a lower bound
+/// only when its stopped runs reached their deepest ply; one stopped short has no ebf there,
+/// as on the ebf chart, and a note says why.
+#[test]
+fn an_ebf_stopped_short_of_its_deepest_ply_is_no_lower_bound() {
+    // (run_key, depth, nodes, max_ply, ebf, status)
+    let rows: Vec<Vec<(&str, String)>> = [
+        ("a", 3, 30, 3, "3.107233", "ok"),
+        ("b", 3, 35, 3, "3.271066", "budget"),
+        ("c", 4, 60, 4, "2.783158", "ok"),
+        ("d", 4, 30, 2, "5.477226", "budget"),
+    ]
+    .iter()
+    .map(|&(key, depth, nodes, max_ply, ebf, status)| {
+        vec![
+            ("run_key", key.to_string()),
+            ("branching", "3".to_string()),
+            ("depth", depth.to_string()),
+            ("nodes", nodes.to_string()),
+            ("max_ply", max_ply.to_string()),
+            ("ebf", ebf.to_string()),
+            ("status", status.to_string()),
+        ]
+    })
+    .collect();
+    let tmp = tempfile::tempdir().unwrap();
+    fs::write(
+        tmp.path().join("runs.csv"),
+        runs_csv(&["branching"], &[], &rows),
+    )
+    .unwrap();
+    harness().arg("plot").arg(tmp.path()).assert().success();
+    let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
+    let rows = table_rows(&md, "| depth | b |");
+    assert_eq!(rows.len(), 2, "{md}");
+    // Depth 3: the stopped run reached ply 3, so its ebf is a floor.
+    assert_eq!(rows[0][1], "3");
+    assert_eq!(rows[0][8], "≥ 3.189", "{md}");
+    // Depth 4: stopped at ply 2 of 4, no ebf.
+    assert_eq!(rows[1][1], "4");
+    assert_eq!((rows[1][8], rows[1][10]), ("", ""), "{md}");
+    assert!(
+        md.contains(
+            "ebf is left empty for a group with a run a budget stopped before its deepest ply"
+        ),
+        "{md}"
+    );
 }
 
 #[test]

@@ -50,6 +50,13 @@ pub struct Theory {
 }
 
 impl Theory {
+    /// `v` over a theory figure (`minimal_nodes`, `full_nodes`, `pearl_r`), or none when that
+    /// figure is past what a float holds (a tree too large: its cell is empty, and so is the
+    /// ratio, which would read 0).
+    pub fn ratio(v: f64, of: f64) -> Option<f64> {
+        of.is_finite().then(|| v / of)
+    }
+
     /// b is fitted to minimax/negamax (a real game), not the `branching` column: its trees
     /// are a uniform tree's, a reference rather than a bound for the game's search.
     pub fn fitted(&self) -> bool {
@@ -379,17 +386,18 @@ pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
     // Mean nodes of each finished group, by (the other parameters, depth); and of the groups
     // searched to the tree's height, by (the parameters but depth and height, depth).
     // (mean nodes, the group's index) by (the other parameters, depth).
-    let mut nodes: BTreeMap<(Vec<String>, u64), (f64, usize)> = BTreeMap::new();
+    // (Every group with a depth is in `nodes`, a budget-stopped one with no mean: the same
+    // tree searched shallower and stopped leaves the growth empty, not one of smaller trees.)
+    let mut nodes: BTreeMap<(Vec<String>, u64), (Option<f64>, usize)> = BTreeMap::new();
     let mut full: BTreeMap<(Vec<String>, u64), f64> = BTreeMap::new();
     for (gi, g) in s.groups.iter().enumerate() {
         let (Ok(d), Some(n)) = (g.key[di].parse::<u64>(), g.stat(s, "nodes")) else {
             continue;
         };
-        if g.budget == 0 && n.mean > 0.0 {
-            nodes.insert((without(g, &[di]), d), (n.mean, gi));
-            if let Some(k) = to_height(g) {
-                full.insert((k, d), n.mean);
-            }
+        let mean = (g.budget == 0 && n.mean > 0.0).then_some(n.mean);
+        nodes.insert((without(g, &[di]), d), (mean, gi));
+        if let (Some(mean), Some(k)) = (mean, to_height(g)) {
+            full.insert((k, d), mean);
         }
     }
     s.groups
@@ -402,17 +410,23 @@ pub fn growth(s: &Summary) -> Vec<[Option<f64>; 2]> {
             // The same positions searched shallower: on a real game searched to its end
             // (`depth = "full"`), a group one ply shallower holds other positions, and is no
             // measure of this one's growth.
+            // Some(mean, or None when a budget stopped it) when the experiment searched the
+            // same positions to depth `d`.
             let at = |d: Option<u64>| {
                 let &(n, i) = nodes.get(&(k.clone(), d?))?;
                 (s.groups[i].position_ids == g.position_ids).then_some(n)
             };
             let kf = to_height(g);
             let at_full = |d: Option<u64>| Some(*full.get(&(kf.clone()?, d?))?);
-            let here = nodes.get(&(k.clone(), d)).map(|&(n, _)| n);
+            let here = nodes.get(&(k.clone(), d)).and_then(|&(n, _)| n);
             // The same tree searched shallower if the experiment has it, else smaller trees.
             let ratio = |back: u64| {
                 let before = d.checked_sub(back);
-                Some(here? / at(before).or_else(|| at_full(before))?)
+                let shallower = match at(before) {
+                    Some(n) => n?,
+                    None => at_full(before)?,
+                };
+                Some(here? / shallower)
             };
             [ratio(1), ratio(2).map(f64::sqrt)]
         })
@@ -469,9 +483,9 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
                 rec.push(fmt_num(th.full_nodes));
                 rec.push(fmt_num(th.minimal_nodes));
                 rec.push(fmt_num(th.pearl_r));
-                rec.push(opt(nodes.map(|n| n / th.minimal_nodes)));
-                rec.push(opt(nodes.map(|n| n / th.full_nodes)));
-                rec.push(opt(ebf.map(|e| e / th.pearl_r)));
+                rec.push(opt(nodes.and_then(|n| Theory::ratio(n, th.minimal_nodes))));
+                rec.push(opt(nodes.and_then(|n| Theory::ratio(n, th.full_nodes))));
+                rec.push(opt(ebf.and_then(|e| Theory::ratio(e, th.pearl_r))));
             }
             None => rec.extend(std::iter::repeat_n(String::new(), THEORY_COLUMNS.len())),
         }
