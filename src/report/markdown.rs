@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::charts::{point_row, Chart, Layout, Point, NO_TABLE};
 use super::manifest::Manifest;
-use super::summary::{fixed_or_scientific, fmt_num, Summary};
+use super::summary::{fixed_or_scientific, fmt_num, Summary, Theory};
 use super::table::Table;
 use crate::experiment::config::ChartKind;
 
@@ -370,6 +370,7 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
         head.push_str(" b | nodes mean | minimal tree | nodes / minimal | full tree | nodes / full | ebf mean | R*(b) | ebf / R* |");
         rule.push_str("---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         let _ = writeln!(m, "{head}\n{rule}");
+        let mut ebf_left_out = false;
         for g in with {
             let th = g.theory.as_ref().expect("filtered");
             let mut row = String::from("|");
@@ -377,7 +378,11 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
                 let _ = write!(row, " {} |", cell(&g.key[p]));
             }
             let nodes = g.stat(s, "nodes").map(|x| x.mean);
+            // Empty, as on the ebf chart, for a group with a run stopped before its deepest
+            // ply: nodes^(1/max_ply) is then neither its value nor a floor.
             let ebf = g.stat(s, "ebf").map(|x| x.mean);
+            ebf_left_out |= ebf.is_some() && g.budget_short > 0;
+            let ebf = ebf.filter(|_| g.budget_short == 0);
             // A group with a budget-stopped run measured lower bounds only.
             let ge = if g.budget > 0 { "≥ " } else { "" };
             // Ratios to 3 decimals, or 4 significant digits where that would read 0.000.
@@ -400,14 +405,21 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
                     .map(|n| format!("{ge}{}", fmt_num(n)))
                     .unwrap_or_default(),
                 size(th.minimal_nodes),
-                o(nodes.map(|n| n / th.minimal_nodes)),
+                o(nodes.and_then(|n| Theory::ratio(n, th.minimal_nodes))),
                 size(th.full_nodes),
-                o(nodes.map(|n| n / th.full_nodes)),
+                o(nodes.and_then(|n| Theory::ratio(n, th.full_nodes))),
                 o(ebf),
                 th.pearl_r,
-                o(ebf.map(|e| e / th.pearl_r)),
+                o(ebf.and_then(|e| Theory::ratio(e, th.pearl_r))),
             );
             m.push_str(&row);
+        }
+        if ebf_left_out {
+            let _ = writeln!(
+                m,
+                "\nebf is left empty for a group with a run a budget stopped before its deepest ply: \
+                 nodes^(1/max_ply) is then no lower bound, since max_ply would still grow."
+            );
         }
         let _ = writeln!(m);
     }

@@ -1135,7 +1135,11 @@ fn group_point(
             // The nodes point and whiskers, each over the group's one minimal tree.
             let (y, lo, hi) = point(g.stat(s, "nodes")?);
             let m = th.minimal_nodes;
-            Some((y / m, lo / m, hi / m))
+            Some((
+                Theory::ratio(y, m)?,
+                Theory::ratio(lo, m)?,
+                Theory::ratio(hi, m)?,
+            ))
         }
     }
 }
