@@ -15,7 +15,6 @@ use super::style::{
     bar_face, budget_element, color, dashed_style, draw_marker, AXIS_PX, TICK_PX, TITLE_PX, WIDTH,
 };
 use super::FAMILY;
-use crate::experiment::config::ChartKind;
 
 /// Draws `c` on `root` (WIDTH x canvas_height).
 pub fn draw<DB: DrawingBackend>(
@@ -466,10 +465,16 @@ fn draw_theory<DB: DrawingBackend, X: Axis, Y: Axis>(
     // Where the points are not joined (each x other positions), neither is the theory: a flat
     // stroke across each x's band (the ratio-1 line still spans).
     let spans = c.lines || c.bars || c.categories.is_some();
+    // A theory line of one point spans the x range only on a chart of one x (the no-table
+    // reference and the ratio-1 line always do): where the other x values have no theory (a budget stopped minimax
+    // deeper), drawn across them it would stand for theory it does not have.
+    let mut xs = c.series.iter().chain(&c.theory).flat_map(|s| &s.points);
+    let one_x = xs.next().is_none_or(|p| xs.all(|q| q.x == p.x));
     for s in &c.theory {
         let (col, (dash, gap)) = dashed_style(s.style);
-        let runs: Vec<Vec<(f64, f64)>> = if spans {
-            vec![dashed_points(c, s, x0, x1, band.map(|b| (b, shift_fn)))]
+        let alone = s.points.len() == 1 && !one_x && !s.across;
+        let runs: Vec<Vec<(f64, f64)>> = if s.across || (spans && !alone) {
+            vec![dashed_points(s, x0, x1, band.map(|b| (b, shift_fn)))]
         } else {
             let (lo, hi) = band.unwrap_or((-0.18 * l.step, 0.18 * l.step));
             s.points
@@ -605,15 +610,16 @@ fn title_lines_uncut(title: &str, fits: &impl Fn(&str, u32) -> bool) -> (Vec<Str
 /// that moves an x by a dodge.
 type Band<'a> = ((f64, f64), &'a dyn Fn(f64, f64) -> f64);
 
-/// The points of theory line `s`, drawn dashed: a line of one value (a single point, or the
-/// ratio-1 line) runs across the x range [x0, x1]; otherwise, with a `band`, the line runs
+/// The points of theory line `s`, drawn dashed: a line of one value (a single point on a
+/// chart of one x, the no-table reference, the ratio-1 line) runs across the x range [x0,
+/// x1]; otherwise, with a `band`, the line runs
 /// flat across it at each x; flat stretches keep only their ends (a thick dashed polyline
 /// bends at every point, and a bend between two flat segments draws a notch).
-fn dashed_points(c: &Chart, s: &Series, x0: f64, x1: f64, band: Option<Band>) -> Vec<(f64, f64)> {
+fn dashed_points(s: &Series, x0: f64, x1: f64, band: Option<Band>) -> Vec<(f64, f64)> {
     let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
     let y = pts[0].1;
-    if (pts.len() == 1 || c.kind == ChartKind::RatioToMinimal) && pts.iter().all(|p| p.1 == y) {
-        // A single point (or the ratio-1 line): draw it across the x range.
+    if (pts.len() == 1 || s.across) && pts.iter().all(|p| p.1 == y) {
+        // A single point (on a chart of one x), or a line drawn across: across the x range.
         pts = vec![(x0, y), (x1, y)];
     } else if let Some(((lo, hi), shift)) = band {
         // Flat from the first dodged point at each x to the last (within the x range).

@@ -109,6 +109,10 @@ pub struct Series {
     /// of the experiment (see `assign_styles`). A theory line's: its kind and its place among
     /// the lines of that kind (`LINE_FULL`...).
     pub style: usize,
+    /// A dashed line of one value drawn across the whole x range whatever x its points have:
+    /// the no-table reference and the ratio-1 line. (Another theory line of one point spans
+    /// it only on a chart of one x.)
+    pub across: bool,
 }
 
 /// The kind of a dashed line, the first part of its `Series::style` (`style::dashed_style`):
@@ -838,6 +842,7 @@ fn chart_for(
                 reference.push(Series {
                     label,
                     key: key_of(s, g, series_cols),
+                    across: true,
                     // One point (drawn across the chart) at a size that is on the axis.
                     points: vec![Point {
                         x: xs.first().map_or(1.0, |v| xpos(v)),
@@ -880,6 +885,7 @@ fn chart_for(
                 points: vec![p],
                 breaks: vec![],
                 style: 0,
+                across: false,
             }),
         }
     }
@@ -1080,6 +1086,7 @@ fn theory_series(
             points: pts,
             breaks: vec![],
             style: LINE_MINIMAL,
+            across: true,
         });
     }
     // A line's dash says its kind in every chart; lines of one kind (trees of several b) take
@@ -1284,6 +1291,7 @@ fn theory_lines(
                     points: vec![p],
                     breaks: vec![],
                     style: 0,
+                    across: false,
                 }),
             }
         }

@@ -62,6 +62,7 @@ fn category_chart(labels: &[&str]) -> Chart {
             points,
             breaks: vec![],
             style: 0,
+            across: false,
         }],
         theory: vec![],
         theory_kinds: vec![],
@@ -123,6 +124,7 @@ fn a_series_looks_the_same_in_every_chart() {
                 points: vec![],
                 breaks: vec![],
                 style: 99,
+                across: false,
             })
             .collect()
     };
@@ -449,4 +451,61 @@ fn crowded_category_labels_are_thinned() {
     assert_eq!(count(40), 40);
     let shown = count(120);
     assert!((30..120).contains(&shown), "{shown}");
+}
+
+/// A theory line with a point at one x of several (minimax finished at depth 7, stopped at
+/// 8 and 9) is a stroke at that x, not a line across the chart standing for theory the other
+/// depths do not have; on a chart of one x it spans the range as before.
+#[test]
+fn a_theory_line_of_one_point_stays_at_its_x() {
+    let mut c = category_chart(&["7", "8", "9"]);
+    c.categories = None;
+    c.lines = true;
+    for (i, p) in c.series[0].points.iter_mut().enumerate() {
+        p.x = 7.0 + i as f64;
+    }
+    let mut theory = c.series[0].clone();
+    theory.label = "minimal tree".into();
+    theory.points.truncate(1);
+    theory.points[0].y = 12.0;
+    theory.style = 1; // the minimal tree's dashes, in black
+    c.theory = vec![theory];
+    // The horizontal extent of the thick strokes of `colour` in the plot (above its x axis,
+    // at y = 707: the legend's swatches are below it): the theory's dashes, the series' line.
+    let extent = |svg: &str, colour: &str| {
+        let xs: Vec<f64> = svg
+            .lines()
+            .filter(|l| l.contains(&format!("stroke=\"{colour}\" stroke-width=\"3\" points=")))
+            .flat_map(|l| {
+                let pts = l
+                    .split(" points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                pts.split_whitespace()
+                    .map(|xy| {
+                        let (x, y) = xy.split_once(',').unwrap();
+                        (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap())
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|&(_, y)| y < 700.0)
+            .map(|(x, _)| x)
+            .collect();
+        let lo = xs.iter().cloned().fold(f64::INFINITY, f64::min);
+        let hi = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+        hi - lo
+    };
+    let svg = render_svg(&c).unwrap();
+    let (theory, series) = (extent(&svg, "#000000"), extent(&svg, "#0072B2"));
+    assert!(
+        theory > 0.0 && theory < series / 2.0,
+        "{theory} vs {series}\n{svg}"
+    );
+    // One x: across the range, wider than the stroke above.
+    c.series[0].points.truncate(1);
+    let wide = extent(&render_svg(&c).unwrap(), "#000000");
+    assert!(wide > 2.0 * theory, "{wide} vs {theory}");
 }
