@@ -208,6 +208,10 @@ pub struct Searcher<G: Game> {
     qkeys: Vec<Vec<i64>>,
     /// Exact child values for the oracle orderings (`oracle-best`, `oracle-worst`, `strong`).
     oracle: Option<oracle::Oracle<G>>,
+    /// The positions the oracle has visited in this search: they count toward `max_nodes`
+    /// with nodes and qnodes (though in neither), kept here as a plain integer for the
+    /// budget check at every node.
+    oracle_visits: u64,
     /// The depth of the search under way: the spec's, or the iteration's under iterative
     /// deepening (the oracle's remaining depth at ply p is this less p).
     depth_now: u32,
@@ -327,6 +331,7 @@ impl<G: Game> Searcher<G> {
                 .ordering
                 .uses_oracle()
                 .then(|| oracle::Oracle::new(root, spec.depth)),
+            oracle_visits: 0,
             depth_now: spec.depth,
             tt_first: tt.is_some() && !spec.ordering.has(&OrderTerm::Tt),
             tt,
@@ -443,15 +448,15 @@ impl<G: Game> Searcher<G> {
         Ok(())
     }
 
-    /// Stops the search when it was stopped before or when `max_nodes` (nodes + qnodes) is
-    /// reached: shared by main-search and quiescence nodes.
+    /// Stops the search when it was stopped before or when `max_nodes` (nodes + qnodes + the
+    /// oracle's visits) is reached: shared by main-search and quiescence nodes.
     #[inline(always)]
     fn check_node_budget(&mut self) -> Result<(), ()> {
         if self.aborted {
             return Err(());
         }
         if let Some(max) = self.spec.max_nodes {
-            if self.counters.nodes + self.counters.qnodes >= max {
+            if self.counters.nodes + self.counters.qnodes + self.oracle_visits >= max {
                 self.aborted = true;
                 return Err(());
             }
@@ -626,6 +631,7 @@ impl<G: Game> Searcher<G> {
                                 &budget,
                                 &mut keys,
                             );
+                            self.oracle_visits = oracle.visits();
                             if oracle.stopped() {
                                 self.aborted = true;
                             }

@@ -74,7 +74,7 @@ pub struct Oracle<G: Game> {
     slots: Vec<u32>,
     /// Positions visited (every call of `value`) since the search began, for the budget.
     visits: u64,
-    /// Stop once `visits` reaches this (`max_nodes` less the search's nodes and qnodes).
+    /// Stop once `visits` passes this (`max_nodes` less the search's nodes and qnodes).
     max_visits: u64,
     /// The search's start and `max_seconds` in nanoseconds.
     start: Instant,
@@ -115,6 +115,11 @@ impl<G: Game> Oracle<G> {
         self.stopped
     }
 
+    /// The positions visited since the search began (`new_search`).
+    pub fn visits(&self) -> u64 {
+        self.visits
+    }
+
     /// A new search (the solver's next position) starts with no visits, not stopped and an
     /// empty memo: its visits, and so whether its budget stops it, are the same whatever
     /// positions came before it.
@@ -131,7 +136,8 @@ impl<G: Game> Oracle<G> {
             return false;
         }
         self.visits += 1;
-        if self.visits >= self.max_visits {
+        // Past the budget (visits, nodes and qnodes together above max_nodes): stop.
+        if self.visits > self.max_visits {
             self.stopped = true;
         } else if let Some(limit) = self.deadline_ns {
             if self.visits & 1023 == 0 && self.start.elapsed().as_nanos() as u64 >= limit {
@@ -219,7 +225,7 @@ impl<G: Game> Oracle<G> {
         budget: &Budget,
         keys: &mut Vec<i64>,
     ) {
-        // Visits since the search began, plus its nodes and qnodes, reach max_nodes at most.
+        // Visits since the search began, plus its nodes and qnodes, stay within max_nodes.
         self.max_visits = budget.nodes_left.unwrap_or(u64::MAX);
         (self.start, self.deadline_ns) = (budget.start, budget.deadline_ns);
         self.child_values(game, moves, remaining.max(1));
@@ -342,6 +348,26 @@ mod tests {
                     (bounded.value, bounded.counters.nodes),
                     (free.value, free.counters.nodes)
                 );
+            }
+        }
+        // One oracle call at the root (4 visits), then 5 nodes: the nodes entered after the
+        // oracle's last call count with its visits too, so 9 is the least budget that
+        // finishes (8 finished too when only the oracle counted its visits).
+        let spec_u = UniformSpec {
+            branching: 4,
+            height: 1,
+            values: Values::Continuous,
+            model: Model::Incremental,
+        };
+        let u = Uniform::new(spec_u, 0, 5);
+        let mut spec = SearchSpec::new(Algorithm::AlphaBeta, 1);
+        spec.ordering = Ordering::parse("oracle-best").unwrap();
+        for (max, status) in [(9, Status::Ok), (8, Status::Budget), (6, Status::Budget)] {
+            spec.max_nodes = Some(max);
+            let r = search(&mut u.clone(), &spec, 0).unwrap();
+            assert_eq!(r.status, status, "max_nodes {max}");
+            if status == Status::Ok {
+                assert_eq!(r.counters.nodes, 5);
             }
         }
     }

@@ -345,6 +345,7 @@ impl<G: Game> Solver<G> {
         if let Some(o) = &mut self.search.oracle {
             o.new_search();
         }
+        self.search.oracle_visits = 0;
         if let Some(t) = &mut self.table {
             t.reset();
         }
