@@ -625,6 +625,7 @@ impl<G: Game> Searcher<G> {
                             oracle.keys(
                                 game,
                                 moves,
+                                ply,
                                 remaining,
                                 term,
                                 &mut self.rng,

@@ -29,6 +29,7 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
 use super::ordering::OrderTerm;
+use super::tt::{score_from_tt, score_to_tt};
 use crate::games::{Game, INF};
 
 /// The most values the oracle memoizes: 7/8 of 2^22, what a hash table of 2^22 slots holds.
@@ -65,8 +66,14 @@ impl Hasher for KeyHasher {
 
 /// One search's oracle.
 pub struct Oracle<G: Game> {
-    /// key -> (remaining depth, exact value from the side to move).
+    /// key -> (remaining depth, exact value from the side to move, a distance-carrying win
+    /// or loss made relative to the node as the transposition table stores it).
     memo: HashMap<u64, (u32, i32), BuildHasherDefault<KeyHasher>>,
+    /// The game's `win_threshold`: scores past it carry their distance from the root.
+    win_threshold: Option<i32>,
+    /// The ply from the search's root of the children of the node `keys` was called for
+    /// (level 0 of `value`).
+    child_ply: usize,
     /// Move buffers, one per level below the node asked about.
     bufs: Vec<Vec<G::Move>>,
     /// Scratch: the children's values and a permutation of slots.
@@ -97,6 +104,8 @@ impl<G: Game> Oracle<G> {
         let width = root.max_moves();
         Oracle {
             memo: HashMap::default(),
+            win_threshold: root.win_threshold(),
+            child_ply: 0,
             bufs: (0..depth as usize + 1)
                 .map(|_| Vec::with_capacity(width))
                 .collect(),
@@ -164,10 +173,13 @@ impl<G: Game> Oracle<G> {
             return game.evaluate();
         }
         let key = game.key();
+        // A mate found a ply nearer the root (chess: a position reached again two plies
+        // deeper, in a later iteration of iterative deepening) is one ply further here.
+        let ply = self.child_ply + level;
         if depth >= 2 {
             if let Some(&(d, v)) = self.memo.get(&key) {
                 if d == depth {
-                    return v;
+                    return score_from_tt(v, ply, self.win_threshold);
                 }
             }
         }
@@ -189,7 +201,8 @@ impl<G: Game> Oracle<G> {
             return 0;
         }
         if depth >= 2 && (self.memo.len() < ORACLE_MAX_ENTRIES || self.memo.contains_key(&key)) {
-            self.memo.insert(key, (depth, best));
+            let stored = score_to_tt(best, ply, self.win_threshold);
+            self.memo.insert(key, (depth, stored));
         }
         best
     }
@@ -207,7 +220,7 @@ impl<G: Game> Oracle<G> {
         self.values = values;
     }
 
-    /// Ordering keys (higher first) for `moves` at a node with `remaining` plies left, for an
+    /// Ordering keys (higher first) for `moves` at a node at `ply` with `remaining` plies left, for an
     /// oracle term: `oracle-best` the mover's exact value, `oracle-worst` its negation,
     /// `strong:P1:P2` a rank that puts the best move (the first of equal best in natural
     /// order) first with probability P1, within the first quarter (the first ceil(n/4) places)
@@ -219,6 +232,7 @@ impl<G: Game> Oracle<G> {
         &mut self,
         game: &mut G,
         moves: &[G::Move],
+        ply: usize,
         remaining: u32,
         term: &OrderTerm,
         rng: &mut ChaCha8Rng,
@@ -228,6 +242,7 @@ impl<G: Game> Oracle<G> {
         // Visits since the search began, plus its nodes and qnodes, stay within max_nodes.
         self.max_visits = budget.nodes_left.unwrap_or(u64::MAX);
         (self.start, self.deadline_ns) = (budget.start, budget.deadline_ns);
+        self.child_ply = ply + 1;
         self.child_values(game, moves, remaining.max(1));
         match *term {
             OrderTerm::OracleBest => keys.extend(self.values.iter().map(|&v| v as i64)),
@@ -307,6 +322,29 @@ mod tests {
             assert_eq!(o.value(&mut u, d, 0), negamax_value(&mut u, d), "depth {d}");
         }
         assert!(o.entries() > 0);
+    }
+
+    /// A mate in the memo is stored relative to its node, as the table stores it: read at a
+    /// node two plies deeper (a position reached again in a later iteration of iterative
+    /// deepening) it is two plies further from the root, not the distance it had where it
+    /// was found.
+    #[test]
+    fn memoized_mates_keep_their_distance_from_the_node() {
+        use crate::games::chess::{Chess, MATE};
+        // Ra8 mates at once: worth MATE - 1 at the root.
+        let mut g = Chess::parse_position("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+        let mut o = Oracle::new(&g, 4);
+        assert_eq!(o.value(&mut g, 2, 0), MATE - 1);
+        assert!(o.entries() > 0, "memoized");
+        // The same position two plies deeper: from the memo, the mate is at ply 3.
+        o.child_ply = 2;
+        assert_eq!(o.value(&mut g, 2, 0), MATE - 3);
+        // Values that carry no distance are read as stored.
+        let mut u = TicTacToe::parse_position(Scale::WinLoss, "xx.oo....").unwrap();
+        let mut o = Oracle::new(&u, 4);
+        let v = o.value(&mut u, 3, 0);
+        o.child_ply = 2;
+        assert_eq!(o.value(&mut u, 3, 0), v);
     }
 
     #[test]
@@ -422,7 +460,7 @@ mod tests {
         let mut keys = Vec::new();
         for _ in 0..trials {
             keys.clear();
-            o.keys(&mut u, &moves, 3, &term, &mut rng, &unbounded, &mut keys);
+            o.keys(&mut u, &moves, 0, 3, &term, &mut rng, &unbounded, &mut keys);
             let best = (0..8).max_by_key(|&i| o.values[i]).unwrap();
             // Keys are 8 - place, all distinct.
             let place = 8 - keys[best] as usize;
