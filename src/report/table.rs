@@ -471,12 +471,20 @@ fn with_nodes_over_best(mut t: Table) -> Table {
             cols.iter().map(|&i| r[i].as_str()).collect()
         }
         let mut best: std::collections::BTreeMap<Vec<&str>, (f64, u32)> = Default::default();
-        for r in t.rows.iter().filter(|r| best_first(r) && r[status] == ok) {
-            if let Some(n) = numeric(&r[nodes]) {
+        // Keys with an oracle-best run a budget stopped (one repetition of several, with
+        // random tie-breaking): their best-first tree is not known, so no ratio.
+        let mut stopped = std::collections::BTreeSet::new();
+        for r in t.rows.iter().filter(|r| best_first(r)) {
+            if r[status] != ok {
+                stopped.insert(key(&key_cols, r));
+            } else if let Some(n) = numeric(&r[nodes]) {
                 let e = best.entry(key(&key_cols, r)).or_insert((0.0, 0));
                 e.0 += n;
                 e.1 += 1;
             }
+        }
+        for k in &stopped {
+            best.remove(k);
         }
         t.rows
             .iter()
@@ -596,6 +604,10 @@ mod tests {
             ["p1", "minimax", "4", "natural", "ok", "35"],
             ["p3", "alphabeta", "4", "oracle-best", "budget", "60"],
             ["p3", "alphabeta", "4", "static", "ok", "70"],
+            // Two repetitions of oracle-best (random tie-breaking), one stopped: no ratio.
+            ["p4", "alphabeta", "4", "oracle-best", "ok", "10"],
+            ["p4", "alphabeta", "4", "oracle-best", "budget", "12"],
+            ["p4", "alphabeta", "4", "natural", "ok", "30"],
         ];
         let t = from_parts(
             header.iter().map(|h| h.to_string()).collect(),
@@ -606,7 +618,7 @@ mod tests {
         let c = t.col(NODES_OVER_BEST).expect("derived column");
         assert_eq!(t.roles[c], Role::Counter);
         let got: Vec<&str> = t.rows.iter().map(|r| r[c].as_str()).collect();
-        assert_eq!(got, ["1", "3.5", "", "", "", "", "", ""]);
+        assert_eq!(got, ["1", "3.5", "", "", "", "", "", "", "", "", ""]);
         // No oracle-best run: no column.
         let t = from_parts(
             header.iter().map(|h| h.to_string()).collect(),
