@@ -655,8 +655,10 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Bookkeeping of a cutoff by `m` at `ply` with `depth` to go: credits the ordering term
-    /// that put `m` forward, then updates killers and history.
+    /// Bookkeeping of a cutoff by `m` at `ply` with `depth` to go: credits it to the table's
+    /// move, else a killer of the ply, else a positive history score, each read as it is at
+    /// the cutoff (the history may have grown in the subtrees searched since the node was
+    /// ordered; README, "What is counted"), then updates killers and history.
     #[inline(always)]
     fn note_cutoff<const AUX: bool>(
         &mut self,
