@@ -359,6 +359,21 @@ fn hand_made_rows() -> Vec<Vec<(&'static str, String)>> {
     .collect()
 }
 
+/// Rows for `runs_csv`: the `columns` named once, then each row's values in their order.
+fn rows_of(columns: &[&'static str], values: &[&[&str]]) -> Vec<Vec<(&'static str, String)>> {
+    values
+        .iter()
+        .map(|v| {
+            assert_eq!(v.len(), columns.len(), "{v:?}");
+            columns
+                .iter()
+                .zip(*v)
+                .map(|(c, x)| (*c, x.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
 fn hand_made() -> String {
     runs_csv(&["branching"], &["tt_hits", "note"], &hand_made_rows())
 }
@@ -450,10 +465,16 @@ fn summary_statistics_of_a_hand_made_runs_csv() {
 
 /// `harness plot` on a folder holding only `runs`: summary.csv's `columns`, a row per group,
 /// sorted.
-fn plotted_summary(runs: &str, columns: &[&str]) -> Vec<Vec<String>> {
+/// A folder holding `runs` as runs.csv, plotted (exit 0).
+fn plotted(runs: &str) -> tempfile::TempDir {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("runs.csv"), runs).unwrap();
     harness().arg("plot").arg(tmp.path()).assert().success();
+    tmp
+}
+
+fn plotted_summary(runs: &str, columns: &[&str]) -> Vec<Vec<String>> {
+    let tmp = plotted(runs);
     let mut rdr = csv::Reader::from_path(tmp.path().join("summary.csv")).unwrap();
     let head = rdr.headers().unwrap().clone();
     let col = |c: &str| head.iter().position(|h| h == c).unwrap();
@@ -472,27 +493,18 @@ fn plotted_summary(runs: &str, columns: &[&str]) -> Vec<Vec<String>> {
 /// nodes_mean(d - 2)) within a series; a budget-stopped group gives none, nor takes part.
 #[test]
 fn summary_growth_between_depths() {
-    // (run_key, ordering, depth, nodes, status)
-    let rows: Vec<Vec<(&str, String)>> = [
-        ("a1", "natural", 1, 10, "ok"),
-        ("a2", "natural", 2, 40, "ok"),
-        ("a3", "natural", 3, 90, "ok"),
-        ("a4", "natural", 4, 500, "budget"),
-        ("a5", "natural", 5, 8100, "ok"),
-        ("b2", "static", 2, 7, "ok"),
-        ("b3", "static", 3, 21, "ok"),
-    ]
-    .iter()
-    .map(|&(key, ord, depth, nodes, status)| {
-        vec![
-            ("run_key", key.to_string()),
-            ("ordering", ord.to_string()),
-            ("depth", depth.to_string()),
-            ("nodes", nodes.to_string()),
-            ("status", status.to_string()),
-        ]
-    })
-    .collect();
+    let rows = rows_of(
+        &["run_key", "ordering", "depth", "nodes", "status"],
+        &[
+            &["a1", "natural", "1", "10", "ok"],
+            &["a2", "natural", "2", "40", "ok"],
+            &["a3", "natural", "3", "90", "ok"],
+            &["a4", "natural", "4", "500", "budget"],
+            &["a5", "natural", "5", "8100", "ok"],
+            &["b2", "static", "2", "7", "ok"],
+            &["b3", "static", "3", "21", "ok"],
+        ],
+    );
     let got = plotted_summary(
         &runs_csv(&[], &[], &rows),
         &["ordering", "depth", "growth", "growth_2"],
@@ -522,13 +534,10 @@ fn summary_growth_between_depths() {
 /// (about 10^180) stays.
 #[test]
 fn a_ratio_over_a_tree_too_large_for_a_float_is_empty() {
-    let rows = vec![vec![
-        ("run_key", "k".to_string()),
-        ("branching", "1000000".to_string()),
-        ("depth", "60".to_string()),
-        ("nodes", "100".to_string()),
-        ("status", "ok".to_string()),
-    ]];
+    let rows = rows_of(
+        &["run_key", "branching", "depth", "nodes", "status"],
+        &[&["k", "1000000", "60", "100", "ok"]],
+    );
     let got = plotted_summary(
         &runs_csv(&["branching"], &[], &rows),
         &[
@@ -552,32 +561,23 @@ fn a_ratio_over_a_tree_too_large_for_a_float_is_empty() {
 /// (and when a budget stopped that search, there is none: not the smaller trees).
 #[test]
 fn summary_growth_across_heights_of_full_depth_searches() {
-    // (run_key, ordering, height, depth, nodes, status)
-    let rows: Vec<Vec<(&str, String)>> = [
-        ("a1", "natural", 1, 1, 4, "ok"),
-        ("a2", "natural", 2, 2, 12, "ok"),
-        ("a3", "natural", 3, 3, 27, "ok"),
-        ("a4", "natural", 4, 4, 108, "ok"),
-        ("b3", "static", 3, 3, 20, "ok"),
-        ("b4", "static", 4, 4, 90, "ok"),
-        ("c4", "static", 4, 3, 30, "ok"),
-        ("d3", "random", 3, 3, 20, "ok"),
-        ("d4", "random", 4, 4, 90, "ok"),
-        ("e4", "random", 4, 3, 30, "budget"),
-    ]
-    .iter()
-    .map(|&(key, ord, height, depth, nodes, status)| {
-        vec![
-            ("run_key", key.to_string()),
-            ("game", "uniform".to_string()),
-            ("ordering", ord.to_string()),
-            ("height", height.to_string()),
-            ("depth", depth.to_string()),
-            ("nodes", nodes.to_string()),
-            ("status", status.to_string()),
-        ]
-    })
-    .collect();
+    let rows = rows_of(
+        &[
+            "run_key", "game", "ordering", "height", "depth", "nodes", "status",
+        ],
+        &[
+            &["a1", "uniform", "natural", "1", "1", "4", "ok"],
+            &["a2", "uniform", "natural", "2", "2", "12", "ok"],
+            &["a3", "uniform", "natural", "3", "3", "27", "ok"],
+            &["a4", "uniform", "natural", "4", "4", "108", "ok"],
+            &["b3", "uniform", "static", "3", "3", "20", "ok"],
+            &["b4", "uniform", "static", "4", "4", "90", "ok"],
+            &["c4", "uniform", "static", "4", "3", "30", "ok"],
+            &["d3", "uniform", "random", "3", "3", "20", "ok"],
+            &["d4", "uniform", "random", "4", "4", "90", "ok"],
+            &["e4", "uniform", "random", "4", "3", "30", "budget"],
+        ],
+    );
     let got = plotted_summary(
         &runs_csv(&["branching", "height"], &[], &rows),
         &["ordering", "height", "depth", "growth", "growth_2"],
@@ -737,33 +737,24 @@ fn budget_rows() -> Vec<Vec<(&'static str, String)>> {
 /// as on the ebf chart, and a note says why.
 #[test]
 fn an_ebf_stopped_short_of_its_deepest_ply_is_no_lower_bound() {
-    // (run_key, depth, nodes, max_ply, ebf, status)
-    let rows: Vec<Vec<(&str, String)>> = [
-        ("a", 3, 30, 3, "3.107233", "ok"),
-        ("b", 3, 35, 3, "3.271066", "budget"),
-        ("c", 4, 60, 4, "2.783158", "ok"),
-        ("d", 4, 30, 2, "5.477226", "budget"),
-    ]
-    .iter()
-    .map(|&(key, depth, nodes, max_ply, ebf, status)| {
-        vec![
-            ("run_key", key.to_string()),
-            ("branching", "3".to_string()),
-            ("depth", depth.to_string()),
-            ("nodes", nodes.to_string()),
-            ("max_ply", max_ply.to_string()),
-            ("ebf", ebf.to_string()),
-            ("status", status.to_string()),
-        ]
-    })
-    .collect();
-    let tmp = tempfile::tempdir().unwrap();
-    fs::write(
-        tmp.path().join("runs.csv"),
-        runs_csv(&["branching"], &[], &rows),
-    )
-    .unwrap();
-    harness().arg("plot").arg(tmp.path()).assert().success();
+    let rows = rows_of(
+        &[
+            "run_key",
+            "branching",
+            "depth",
+            "nodes",
+            "max_ply",
+            "ebf",
+            "status",
+        ],
+        &[
+            &["a", "3", "3", "30", "3", "3.107233", "ok"],
+            &["b", "3", "3", "35", "3", "3.271066", "budget"],
+            &["c", "3", "4", "60", "4", "2.783158", "ok"],
+            &["d", "3", "4", "30", "2", "5.477226", "budget"],
+        ],
+    );
+    let tmp = plotted(&runs_csv(&["branching"], &[], &rows));
     let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
     let rows = table_rows(&md, "| depth | b |");
     assert_eq!(rows.len(), 2, "{md}");
@@ -783,13 +774,7 @@ fn an_ebf_stopped_short_of_its_deepest_ply_is_no_lower_bound() {
 
 #[test]
 fn budget_hit_points_are_marked_as_lower_bounds() {
-    let tmp = tempfile::tempdir().unwrap();
-    fs::write(
-        tmp.path().join("runs.csv"),
-        runs_csv(&[], &[], &budget_rows()),
-    )
-    .unwrap();
-    harness().arg("plot").arg(tmp.path()).assert().success();
+    let tmp = plotted(&runs_csv(&[], &[], &budget_rows()));
     let summary = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
     let mut rdr = csv::Reader::from_reader(summary.as_bytes());
     let head = rdr.headers().unwrap().clone();
@@ -2109,20 +2094,11 @@ fn charts_of_facets_alike_or_long_get_files_of_their_own() {
 /// summary.csv and report.md, not `inf`.
 #[test]
 fn a_theory_figure_past_a_float_is_an_empty_cell() {
-    let rows = vec![vec![
-        ("run_key", "k1".to_string()),
-        ("branching", "1000000".to_string()),
-        ("depth", "1000".to_string()),
-        ("nodes", "5".to_string()),
-        ("max_ply", "3".to_string()),
-    ]];
-    let tmp = tempfile::tempdir().unwrap();
-    fs::write(
-        tmp.path().join("runs.csv"),
-        runs_csv(&["branching"], &[], &rows),
-    )
-    .unwrap();
-    harness().arg("plot").arg(tmp.path()).assert().success();
+    let rows = rows_of(
+        &["run_key", "branching", "depth", "nodes", "max_ply"],
+        &[&["k1", "1000000", "1000", "5", "3"]],
+    );
+    let tmp = plotted(&runs_csv(&["branching"], &[], &rows));
     let summary = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
     let md = fs::read_to_string(tmp.path().join("report.md")).unwrap();
     for text in [&summary, &md] {
