@@ -287,6 +287,11 @@ pub(crate) fn json_line<T: Serialize>(x: &T) -> Result<String> {
 mod tests {
     use super::*;
 
+    /// `load` with this module's header, for `harness run` (`search every run`).
+    fn load_in(dir: &Path, fresh: bool) -> Result<HashMap<String, Finished>> {
+        load(dir, &header(), fresh, "search every run")
+    }
+
     fn header() -> Header {
         Header {
             format: FORMAT.to_string(),
@@ -346,13 +351,11 @@ mod tests {
         // A kill in the middle of writing the second line.
         text.push_str(&line_b[..line_b.len() / 2]);
         write(d.path(), &text);
-        let done = load(d.path(), &header(), false, "search every run").unwrap();
+        let done = load_in(d.path(), false).unwrap();
         assert_eq!(done.len(), 1);
         assert_eq!(done["k=a"], a);
         // --fresh discards it.
-        assert!(load(d.path(), &header(), true, "search every run")
-            .unwrap()
-            .is_empty());
+        assert!(load_in(d.path(), true).unwrap().is_empty());
         // The same line twice is harmless; two different results for one run are damage.
         let twice = format!(
             "{}{}",
@@ -360,16 +363,11 @@ mod tests {
             json_line(&a).unwrap().repeat(2)
         );
         write(d.path(), &twice);
-        assert_eq!(
-            load(d.path(), &header(), false, "search every run")
-                .unwrap()
-                .len(),
-            1
-        );
+        assert_eq!(load_in(d.path(), false).unwrap().len(), 1);
         let mut a2 = a.clone();
         a2.counters.nodes += 1;
         write(d.path(), &format!("{twice}{}", json_line(&a2).unwrap()));
-        let err = load(d.path(), &header(), false, "search every run").unwrap_err();
+        let err = load_in(d.path(), false).unwrap_err();
         assert!(
             err.is_input()
                 && err
@@ -395,7 +393,7 @@ mod tests {
         for (first, why) in cases {
             let text = format!("{first}{line}");
             write(d.path(), &text);
-            let err = load(d.path(), &header(), false, "search every run").unwrap_err();
+            let err = load_in(d.path(), false).unwrap_err();
             assert!(err.is_input());
             let msg = err.to_string();
             assert!(msg.contains(why) && msg.contains("--fresh"), "{msg}");
@@ -426,19 +424,13 @@ mod tests {
     #[test]
     fn no_file_or_one_without_runs_resumes_nothing() {
         let d = tempfile::tempdir().unwrap();
-        assert!(load(d.path(), &header(), false, "search every run")
-            .unwrap()
-            .is_empty());
+        assert!(load_in(d.path(), false).unwrap().is_empty());
         write(d.path(), "");
-        assert!(load(d.path(), &header(), false, "search every run")
-            .unwrap()
-            .is_empty());
+        assert!(load_in(d.path(), false).unwrap().is_empty());
         // Another build's header alone (a run that failed before finishing any): no error.
         let mut other = header();
         other.build = "0000000000000000".into();
         write(d.path(), &json_line(&other).unwrap());
-        assert!(load(d.path(), &header(), false, "search every run")
-            .unwrap()
-            .is_empty());
+        assert!(load_in(d.path(), false).unwrap().is_empty());
     }
 }

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::charts::{point_row, Chart, Layout, Point, NO_TABLE};
 use super::manifest::Manifest;
-use super::summary::{fixed_or_scientific, fmt_num, Summary, Theory};
+use super::summary::{fixed_or_scientific, fmt_num, Summary};
 use super::table::Table;
 use crate::experiment::config::ChartKind;
 
@@ -397,6 +397,7 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
                 .unwrap_or_default()
             };
             let size = |v: f64| fixed_or_scientific(v, 1, 0.0);
+            let [over_minimal, over_full, ebf_over_pearl] = th.ratios(nodes, ebf);
             let _ = writeln!(
                 row,
                 " {:.3} | {} | {} | {} | {} | {} | {} | {:.3} | {} |",
@@ -405,12 +406,12 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
                     .map(|n| format!("{ge}{}", fmt_num(n)))
                     .unwrap_or_default(),
                 size(th.minimal_nodes),
-                o(nodes.and_then(|n| Theory::ratio(n, th.minimal_nodes))),
+                o(over_minimal),
                 size(th.full_nodes),
-                o(nodes.and_then(|n| Theory::ratio(n, th.full_nodes))),
+                o(over_full),
                 o(ebf),
                 th.pearl_r,
-                o(ebf.and_then(|e| Theory::ratio(e, th.pearl_r))),
+                o(ebf_over_pearl),
             );
             m.push_str(&row);
         }

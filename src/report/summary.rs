@@ -57,6 +57,16 @@ impl Theory {
         of.is_finite().then(|| v / of)
     }
 
+    /// Mean `nodes` over the minimal and over the full tree, and mean `ebf` over R*(b), each
+    /// by `ratio`: summary.csv's and report.md's ratio columns.
+    pub fn ratios(&self, nodes: Option<f64>, ebf: Option<f64>) -> [Option<f64>; 3] {
+        [
+            nodes.and_then(|n| Theory::ratio(n, self.minimal_nodes)),
+            nodes.and_then(|n| Theory::ratio(n, self.full_nodes)),
+            ebf.and_then(|e| Theory::ratio(e, self.pearl_r)),
+        ]
+    }
+
     /// b is fitted to minimax/negamax (a real game), not the `branching` column: its trees
     /// are a uniform tree's, a reference rather than a bound for the game's search.
     pub fn fitted(&self) -> bool {
@@ -483,9 +493,7 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
                 rec.push(fmt_num(th.full_nodes));
                 rec.push(fmt_num(th.minimal_nodes));
                 rec.push(fmt_num(th.pearl_r));
-                rec.push(opt(nodes.and_then(|n| Theory::ratio(n, th.minimal_nodes))));
-                rec.push(opt(nodes.and_then(|n| Theory::ratio(n, th.full_nodes))));
-                rec.push(opt(ebf.and_then(|e| Theory::ratio(e, th.pearl_r))));
+                rec.extend(th.ratios(nodes, ebf).map(opt));
             }
             None => rec.extend(std::iter::repeat_n(String::new(), THEORY_COLUMNS.len())),
         }

@@ -463,11 +463,12 @@ fn draw_theory<DB: DrawingBackend, X: Axis, Y: Axis>(
     let shift = |x: f64, d: f64| l.shift(x, d);
     let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
     // Where the points are not joined (each x other positions), neither is the theory: a flat
-    // stroke across each x's band (the ratio-1 line still spans).
+    // stroke across each x's band (the lines drawn `across` still span).
     let spans = c.lines || c.bars || c.categories.is_some();
     // A theory line of one point spans the x range only on a chart of one x (the no-table
-    // reference and the ratio-1 line always do): where the other x values have no theory (a budget stopped minimax
-    // deeper), drawn across them it would stand for theory it does not have.
+    // reference and the ratio-1 line always do): where the other x values have no theory (a
+    // budget stopped minimax deeper), drawn across them it would stand for theory it does not
+    // have.
     let mut xs = c.series.iter().chain(&c.theory).flat_map(|s| &s.points);
     let one_x = xs.next().is_none_or(|p| xs.all(|q| q.x == p.x));
     for s in &c.theory {
@@ -612,9 +613,9 @@ type Band<'a> = ((f64, f64), &'a dyn Fn(f64, f64) -> f64);
 
 /// The points of theory line `s`, drawn dashed: a line of one value (a single point on a
 /// chart of one x, the no-table reference, the ratio-1 line) runs across the x range [x0,
-/// x1]; otherwise, with a `band`, the line runs
-/// flat across it at each x; flat stretches keep only their ends (a thick dashed polyline
-/// bends at every point, and a bend between two flat segments draws a notch).
+/// x1]; otherwise, with a `band`, the line runs flat across it at each x; flat stretches keep
+/// only their ends (a thick dashed polyline bends at every point, and a bend between two flat
+/// segments draws a notch).
 fn dashed_points(s: &Series, x0: f64, x1: f64, band: Option<Band>) -> Vec<(f64, f64)> {
     let mut pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.x, p.y)).collect();
     let y = pts[0].1;
