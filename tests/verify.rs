@@ -217,6 +217,28 @@ fn shards_verify_as_shards() {
         out.contains(&format!(",nodes (shard.jsonl),1,{n}")),
         "{out}"
     );
+    // A header of other runs (the plan hash of another budget no run reached, say): the
+    // merge refuses it, and verify names it, though every line equals its run.
+    let head = text.lines().next().unwrap();
+    let hash = head.split("\"plan_hash\":\"").nth(1).unwrap();
+    let hash: String = hash.chars().take_while(|c| *c != '"').collect();
+    std::fs::write(&jsonl, text.replacen(&hash, "0123456789abcdef", 1)).unwrap();
+    let out = harness_in(t)
+        .args(["verify", "--quiet", "nim.toml"])
+        .arg(&sh)
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let out = String::from_utf8_lossy(&out);
+    assert!(
+        out.contains(&format!(
+            ",(shard.jsonl header) plan_hash,0123456789abcdef,{hash}"
+        )),
+        "{out}"
+    );
+    assert_eq!(out.lines().count(), 2, "{out}");
     // A merge never writes into a shard's folder, of this split or another.
     harness_in(t)
         .args([

@@ -213,7 +213,25 @@ pub fn compare_shard_file(
     path: &Path,
     header_cols: &[String],
 ) -> Result<Vec<Difference>> {
-    let (_, lines) = super::shard::read(path)?;
+    let (theirs, lines) = super::shard::read(path)?;
+    let file = super::shard::FILE;
+    // A header of another experiment or plan (another budget, say, that no run reached) is
+    // a shard `harness merge` refuses, whatever its lines hold.
+    let ours = super::partial::Header::current(full);
+    let mut out: Vec<Difference> = [
+        ("format", &theirs.format, &ours.format),
+        ("experiment", &theirs.experiment, &ours.experiment),
+        ("plan_hash", &theirs.plan_hash, &ours.plan_hash),
+    ]
+    .into_iter()
+    .filter(|(_, a, b)| a != b)
+    .map(|(field, a, b)| Difference {
+        run_key: String::new(),
+        column: format!("({file} header) {field}"),
+        theirs: a.clone(),
+        ours: b.clone(),
+    })
+    .collect();
     let runs: HashMap<&str, &super::plan::Run> =
         full.runs.iter().map(|r| (r.key.as_str(), r)).collect();
     let mut rows = Vec::new();
@@ -226,15 +244,15 @@ pub fn compare_shard_file(
     }
     let mut t = from_parts(header_cols.to_vec(), rows);
     own_columns(&mut t, header_cols.len());
-    let file = super::shard::FILE;
-    let mut out: Vec<Difference> = compare(plan, &t, scope, records)
-        .differences
-        .into_iter()
-        .map(|mut d| {
-            d.column = format!("{} ({file})", d.column);
-            d
-        })
-        .collect();
+    out.extend(
+        compare(plan, &t, scope, records)
+            .differences
+            .into_iter()
+            .map(|mut d| {
+                d.column = format!("{} ({file})", d.column);
+                d
+            }),
+    );
     out.extend(strays.into_iter().map(|k| Difference {
         run_key: k,
         column: format!(" ({file})"),
