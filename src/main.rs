@@ -182,17 +182,11 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    // A partial file beside a manifest with its end time is a finished run's, killed after
-    // the end time and before it removed the file: every run is in runs.csv, nothing is
-    // interrupted, so the leftover goes (rather than being resumed, or refused as an
-    // unfinished run's).
-    if earlier.is_some_and(|m| m.finished.is_some()) {
-        partial::remove(&dir)?;
-    }
     // An interrupted run of the same plan by the same build: its finished runs are
     // taken as they are (a partial file of anything else is an error, before the
     // folder is touched).
-    let done = partial::load(&dir, &header, fresh, "search every run")?;
+    let finished = earlier.is_some_and(|m| m.finished.is_some());
+    let done = interrupted_runs(&dir, finished, &header, fresh, "search every run")?;
     let resumed = partial::resumable(&plan, &done);
     if resumed > 0 && !quiet {
         note(format_args!(
@@ -282,6 +276,24 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         &dir,
         &built,
     )
+}
+
+/// The finished runs of an interrupted run in `dir`'s runs.csv.partial (`partial::load`;
+/// `then`: what the command does with --fresh, for its message). A partial file beside a
+/// manifest with its end time (`finished`) is a finished run's, killed after the end time and
+/// before it removed the file: every run is in runs.csv, nothing is interrupted, so the
+/// leftover goes (rather than being resumed, or refused as an unfinished run's).
+fn interrupted_runs(
+    dir: &Path,
+    finished: bool,
+    header: &partial::Header,
+    fresh: bool,
+    then: &str,
+) -> anyhow::Result<std::collections::HashMap<String, partial::Finished>> {
+    if finished {
+        partial::remove(dir)?;
+    }
+    Ok(partial::load(dir, header, fresh, then)?)
 }
 
 /// Readies the results folder `dir` of experiment `name` (from `file`) to be written: made
@@ -379,14 +391,11 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
-    // As for `harness run`: a partial file beside a finished manifest is a leftover, and one
-    // of an interrupted run that holds runs (of another plan or build: the merge cannot take
-    // them) is refused unless --fresh. The merge would write its own over it.
-    if earlier.as_ref().is_some_and(|m| m.finished.is_some()) {
-        partial::remove(&dir)?;
-    } else {
-        partial::load(&dir, &header, fresh, "merge")?;
-    }
+    // As for `harness run`: a partial file of an interrupted run that holds runs of another
+    // plan or build (which the merge cannot take either) is refused unless --fresh. The
+    // merge writes its own over it.
+    let finished = earlier.as_ref().is_some_and(|m| m.finished.is_some());
+    interrupted_runs(&dir, finished, &header, fresh, "merge")?;
     let mut manifest =
         report::manifest::Manifest::start(&plan.name, &file, &src, parsed.seed, 1, plan.runs.len());
     manifest.threads = merged.shards.iter().map(|s| s.threads).max().unwrap_or(1);

@@ -204,15 +204,19 @@ fn shards_verify_as_shards() {
     let n: String = nodes.chars().take_while(char::is_ascii_digit).collect();
     let changed = line.replacen(&format!("\"nodes\":{n}"), "\"nodes\":1", 1);
     std::fs::write(&jsonl, text.replacen(line, &changed, 1)).unwrap();
-    let out = harness_in(t)
-        .args(["verify", "--quiet", "nim.toml"])
-        .arg(&sh)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8_lossy(&out);
+    // verify of the shard folder: exit 1, the differences on stdout.
+    let differs = || {
+        let out = harness_in(t)
+            .args(["verify", "--quiet", "nim.toml"])
+            .arg(&sh)
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8_lossy(&out).to_string()
+    };
+    let out = differs();
     assert!(
         out.contains(&format!(",nodes (shard.jsonl),1,{n}")),
         "{out}"
@@ -223,15 +227,7 @@ fn shards_verify_as_shards() {
     let hash = head.split("\"plan_hash\":\"").nth(1).unwrap();
     let hash: String = hash.chars().take_while(|c| *c != '"').collect();
     std::fs::write(&jsonl, text.replacen(&hash, "0123456789abcdef", 1)).unwrap();
-    let out = harness_in(t)
-        .args(["verify", "--quiet", "nim.toml"])
-        .arg(&sh)
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let out = String::from_utf8_lossy(&out);
+    let out = differs();
     assert!(
         out.contains(&format!(
             ",(shard.jsonl header) plan_hash,0123456789abcdef,{hash}"
