@@ -772,6 +772,55 @@ fn an_ebf_stopped_short_of_its_deepest_ply_is_no_lower_bound() {
     );
 }
 
+/// On a category axis, the theory of a group with no point (branching 8, its one run stopped
+/// at the root) has no category to stand on: it is left out, not drawn at the first category
+/// (branching 2) beside that category's own theory, which then took labels with nothing after
+/// their colon. On a numeric axis it stands at its x.
+#[test]
+fn theory_of_a_group_with_no_category_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("cat.toml");
+    let text = "name = \"cat\"\n[game]\nkind = \"uniform\"\nbranching = [8, 2]\nheight = 2\n\
+                [search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\nordering = \"oracle-best\"\n\
+                max_nodes = 40\n[report]\nx = \"branching\"\ncharts = [\"ebf\"]\n";
+    let theory = |scale: &str| {
+        fs::write(&exp, format!("{text}x_scale = \"{scale}\"\n")).unwrap();
+        let out = dir.path().join(scale);
+        run_exp(&exp, &out).success();
+        let md = fs::read_to_string(out.join("report.md")).unwrap();
+        let rows = table_rows(&md, "| series (none varies: all runs) | branching |");
+        let status: Vec<String> = csv_maps(&out, "runs.csv")
+            .iter()
+            .map(|r| format!("{}:{}", r["branching"], r["status"]))
+            .collect();
+        assert_eq!(status, ["2:ok", "8:budget"], "{md}");
+        assert_eq!((rows[0][1], rows[0][2]), ("all runs", "2"), "{md}");
+        rows[1..]
+            .iter()
+            .map(|r| format!("{} @ {} = {}", r[1], r[2], r[3]))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        theory("category"),
+        [
+            "full tree, its nodes^(1/d) (theory) @ 2 = 2.645751",
+            "minimal tree, its nodes^(1/d) (theory) @ 2 = 2.44949",
+            "Pearl R*(b): random order, limit as d grows (theory) @ 2 = 1.618034",
+        ]
+    );
+    assert_eq!(
+        theory("linear"),
+        [
+            "full tree, its nodes^(1/d) (theory) @ 2 = 2.645751",
+            "full tree, its nodes^(1/d) (theory) @ 8 = 8.544004",
+            "minimal tree, its nodes^(1/d) (theory) @ 2 = 2.44949",
+            "minimal tree, its nodes^(1/d) (theory) @ 8 = 4.898979",
+            "Pearl R*(b): random order, limit as d grows (theory) @ 2 = 1.618034",
+            "Pearl R*(b): random order, limit as d grows (theory) @ 8 = 4.30933",
+        ]
+    );
+}
+
 #[test]
 fn budget_hit_points_are_marked_as_lower_bounds() {
     let tmp = plotted(&runs_csv(&[], &[], &budget_rows()));

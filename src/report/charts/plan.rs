@@ -901,8 +901,15 @@ fn chart_for(
             .collect();
         q.points.sort_by(|a, b| a.x.total_cmp(&b.x));
     }
-    // Runs without a table have no table size: no theory point at a size of 0.
-    let sized: Vec<&Group> = groups.iter().copied().filter(|g| !no_table(g)).collect();
+    // Runs without a table have no table size: no theory point at a size of 0. On a category
+    // axis, a group with no point (its every run stopped short, say) has no category: its
+    // theory would land on the first one.
+    let on_axis = |g: &Group| numeric_x || xs.iter().any(|v| g.param(s, x).unwrap_or("") == v);
+    let sized: Vec<&Group> = groups
+        .iter()
+        .copied()
+        .filter(|g| !no_table(g) && on_axis(g))
+        .collect();
     let (theory, theory_kinds) = theory_series(
         s,
         layout,
