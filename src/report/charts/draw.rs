@@ -82,7 +82,14 @@ pub fn draw<DB: DrawingBackend>(
     // Past a dozen decades every label is a power of ten (1e12 beside 1e24, not 1T).
     let y_sci = c.log_y && wide_log(y0, y1);
     let y_fmt = move |v: &f64| if y_sci { sci(*v) } else { si(*v) };
-    let n_xlabels = if integer_x && xs.len() == 1 {
+    // A theory line may stand at x values with no point (a group whose runs a budget left
+    // out of the chart), widening the axis past the one x.
+    let theory_elsewhere = c
+        .theory
+        .iter()
+        .flat_map(|s| &s.points)
+        .any(|p| xs.first().is_some_and(|&x| p.x != x));
+    let n_xlabels = if integer_x && xs.len() == 1 && !theory_elsewhere {
         // One x value: one tick, at it (two more ticks would fall half a step either side,
         // where no whole number is, and stand unlabelled).
         1

@@ -371,6 +371,30 @@ fn a_single_x_value_gets_one_tick() {
     assert!(svg.lines().any(|l| l.trim() == "4"), "{svg}");
 }
 
+/// One x value with a point, but a theory line that also stands at x = 8 (a group a budget
+/// left without a point): whole-number ticks across the range, 2 and 8 labelled, not one tick
+/// at the middle of the axis, where no x is.
+#[test]
+fn a_single_x_value_beside_wider_theory_gets_whole_ticks() {
+    let mut c = category_chart(&["2"]);
+    c.categories = None;
+    c.series[0].points[0].x = 2.0;
+    let mut theory = c.series[0].clone();
+    theory.label = "full tree".into();
+    theory.points.push(theory.points[0].clone());
+    theory.points[1].x = 8.0;
+    c.theory = vec![theory];
+    let svg = render_svg(&c).unwrap();
+    let labels: Vec<&str> = svg
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.len() == 1 && l.chars().all(|ch| ch.is_ascii_digit()))
+        .collect();
+    for want in ["2", "5", "8"] {
+        assert!(labels.contains(&want), "{labels:?}");
+    }
+}
+
 /// Depths 1 and 10: the room around each x and the side-by-side series follow a step of at
 /// most 2 on whole numbers, not the gap of 9, so no series stands nearer another depth than
 /// its own and the axis does not run to negative depths; a gap of 2 or less is kept.
