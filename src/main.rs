@@ -490,7 +490,15 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         Some(s) => s.select(&full),
         None => full.clone(),
     };
-    let scope = shard.map_or(Scope::Whole, Scope::Shard);
+    // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns.
+    let jsonl = dir.join(shard::FILE);
+    // A shard's own folder (by its manifest, or its shard.jsonl) holds that shard alone;
+    // --shard on a whole run's folder looks at the shard's rows among the others.
+    let scope = match shard {
+        Some(s) if folder_shard.is_some() || jsonl.exists() => Scope::ShardFolder(s),
+        Some(s) => Scope::Shard(s),
+        None => Scope::Whole,
+    };
     runner::check_table_memory(&plan, jobs)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
     let timed = plan.runs.iter().filter(|r| r.max_seconds.is_some()).count();
@@ -501,9 +509,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         ));
     }
     let what = shard.map_or(String::new(), |s| format!(" of shard {s}"));
-    // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns. A
-    // shard's own folder without it is no shard a merge takes.
-    let jsonl = dir.join(shard::FILE);
+    // A shard's own folder without its shard.jsonl is no shard a merge takes.
     if let (Some(f), false) = (folder_shard, jsonl.exists()) {
         return Err(harness::Error::input(format!(
             "{}: holds shard {f} (its manifest.json says so), but no {}, which `harness run --shard` writes for the merge; rerun the shard",
@@ -525,10 +531,9 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     } else {
         verify::search(&plan, &opts).map_err(|e| runner::place_table_error(e, &file, &src))?
     };
-    let mut v = verify::compare(&plan, &table, scope, &records);
+    let mut v = verify::compare(&full, &table, scope, &records);
     if jsonl.exists() {
-        let more =
-            verify::compare_shard_file(&full, &plan, scope, &records, &jsonl, &table.header)?;
+        let more = verify::compare_shard_file(&full, scope, &records, &jsonl, &table.header)?;
         v.differences.extend(more);
     }
     if v.differences.is_empty() && plan.runs.is_empty() {

@@ -269,6 +269,112 @@ fn shards_verify_as_shards() {
     assert_eq!(std::fs::read(t.join("other/runs.csv")).unwrap(), before);
 }
 
+/// A copy of shard folder `of`, with the first run of shard folder `from` appended to its
+/// `file` (runs.csv or shard.jsonl), verified against `toml`: exit 1, and the one difference
+/// names the run as of shard `which` ("3/3, not 2/3"). Returns stderr.
+fn verify_with_stray(
+    t: &Path,
+    toml: &str,
+    [of, from]: [&Path; 2],
+    file: &str,
+    which: &str,
+) -> String {
+    let dir = t.join(format!("stray-{file}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in std::fs::read_dir(of).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    let theirs = std::fs::read_to_string(from.join(file)).unwrap();
+    let line = theirs.lines().nth(1).unwrap();
+    let key = line.split("game=").nth(1).unwrap();
+    let key = format!("game={}", key.split([',', '"']).next().unwrap());
+    let mut ours = std::fs::read_to_string(dir.join(file)).unwrap();
+    ours.push_str(line);
+    ours.push('\n');
+    std::fs::write(dir.join(file), ours).unwrap();
+    let out = harness_in(t)
+        .args(["verify", "--quiet", toml])
+        .arg(&dir)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let named = if file == "runs.csv" {
+        ""
+    } else {
+        " (shard.jsonl)"
+    };
+    let row = format!("{key},{named},a row,\"a run of shard {which}\"");
+    assert_eq!(
+        stdout.lines().skip(1).collect::<Vec<_>>(),
+        [row],
+        "{stdout}"
+    );
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+/// A shard's own folder holds its shard alone: a run of another shard in its runs.csv or its
+/// shard.jsonl is a difference (the merge refuses such a shard), also in a shard of no run.
+#[test]
+fn a_shard_folder_holding_another_shards_run_differs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::copy(repo("experiments/nim.toml"), t.join("nim.toml")).unwrap();
+    let shard = |name: &str, i: usize| t.join(format!("results/{name}/shard-{i}-of-3"));
+    for i in 1..=3 {
+        harness_in(t)
+            .args(["run", "--quiet", "nim.toml", "--shard", &format!("{i}/3")])
+            .assert()
+            .success();
+    }
+    let nim = [shard("nim", 2), shard("nim", 3)];
+    let nim = [nim[0].as_path(), nim[1].as_path()];
+    let err = verify_with_stray(t, "nim.toml", nim, "runs.csv", "3/3, not 2/3");
+    assert!(
+        err.contains("0 of 65 runs of shard 2/3 differ from")
+            && err.contains("1 row is no run of it"),
+        "{err}"
+    );
+    verify_with_stray(t, "nim.toml", nim, "shard.jsonl", "3/3, not 2/3");
+    // The merge refuses that shard as verify now does.
+    harness_in(t)
+        .args(["merge", "nim.toml", "--out", "m"])
+        .arg(shard("nim", 1))
+        .arg(t.join("stray-shard.jsonl"))
+        .arg(shard("nim", 3))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "shard.jsonl holds 66 runs, but the experiment puts 65 runs in it",
+        ));
+    // A shard of no run (one run in three shards), holding the run of the shard that has it.
+    let one = "name = \"one\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\"]\n\
+               [search]\nalgorithm = \"alphabeta\"\ndepth = 1\n";
+    std::fs::write(t.join("one.toml"), one).unwrap();
+    for i in 1..=3 {
+        harness_in(t)
+            .args(["run", "--quiet", "one.toml", "--shard", &format!("{i}/3")])
+            .assert()
+            .success();
+    }
+    let runs = |i: usize| {
+        let csv = std::fs::read_to_string(shard("one", i).join("runs.csv")).unwrap();
+        csv.lines().count() - 1
+    };
+    let held: Vec<usize> = (1..=3).map(runs).collect();
+    assert_eq!(held.iter().sum::<usize>(), 1, "{held:?}");
+    let full = 1 + held.iter().position(|&n| n == 1).unwrap();
+    let empty = 1 + held.iter().position(|&n| n == 0).unwrap();
+    let (of, from) = (shard("one", empty), shard("one", full));
+    let which = format!("{full}/3, not {empty}/3");
+    // (Its runs.csv's header is of no run's columns, so a row appended there is a damaged
+    // file: exit 2.)
+    verify_with_stray(t, "one.toml", [&of, &from], "shard.jsonl", &which);
+}
+
 /// The differences on stdout are CSV, also when the folder's name holds a comma and quotes.
 #[test]
 fn differences_are_csv() {

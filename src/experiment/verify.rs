@@ -27,6 +27,15 @@ pub struct Difference {
 /// This search's side of a row that is no run of the experiment.
 const NO_SUCH_RUN: &str = "no such run";
 
+/// This search's side of a row, in a shard's own folder, that is a run of another shard
+/// (followed by which, and which the folder holds).
+const OTHER_SHARD: &str = "a run of shard ";
+
+/// Whether `d` is a row (or line) that is no run of what was searched.
+fn is_stray(d: &Difference) -> bool {
+    d.ours == NO_SUCH_RUN || d.ours.starts_with(OTHER_SHARD)
+}
+
 /// What `verify` found.
 pub struct Verified {
     /// Runs searched and compared.
@@ -53,7 +62,7 @@ impl Verified {
         let keys: std::collections::HashSet<&str> = self
             .differences
             .iter()
-            .filter(|d| (d.ours == NO_SUCH_RUN) == strays && !d.run_key.is_empty())
+            .filter(|d| is_stray(d) == strays && !d.run_key.is_empty())
             .map(|d| d.run_key.as_str())
             .collect();
         keys.len()
@@ -99,9 +108,13 @@ pub fn read_results(csv_path: &Path, plan: &Plan, allow_empty: bool) -> Result<T
 pub enum Scope {
     /// Every run: the table's header must be the one the runs make, and every row a run.
     Whole,
-    /// Shard I of N's runs: the table needs the columns they make, and its rows of the shard
-    /// must be runs of it (rows of other shards are not looked at).
+    /// Shard I of N's runs in a folder of all of them (`--shard` on a whole run's folder):
+    /// the table needs the columns they make, and its rows of the shard must be runs of it
+    /// (rows of other shards are not looked at).
     Shard(Shard),
+    /// A shard's own folder, which `harness merge` reads: as `Shard`, and a row of another
+    /// shard is a difference too (the merge refuses a shard that holds one).
+    ShardFolder(Shard),
 }
 
 /// Searches `plan`'s runs again (on `opts.jobs` threads, with a progress bar unless
@@ -123,9 +136,9 @@ fn own_columns(t: &mut Table, n: usize) {
     }
 }
 
-/// Compares `records` (searched again) with their rows of `t`, cell by cell in `t`'s columns
-/// but the wall-clock ones.
-pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> Verified {
+/// Compares `records` (searched again: `full`'s runs, or those of `scope`'s shard) with their
+/// rows of `t`, cell by cell in `t`'s columns but the wall-clock ones.
+pub fn compare(full: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> Verified {
     let key_col = t.col("run_key").unwrap_or(0);
     let by_key: HashMap<&str, &Vec<String>> =
         t.rows.iter().map(|r| (r[key_col].as_str(), r)).collect();
@@ -161,7 +174,7 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
             differences.push(diff("", "(header)", theirs, also(ours_only)));
         }
         // Other shards' runs may make more columns; this shard's must all be there.
-        Scope::Shard(_) if !ours_only.is_empty() => {
+        Scope::Shard(_) | Scope::ShardFolder(_) if !ours_only.is_empty() => {
             differences.push(diff("", "(header)", String::new(), also(ours_only)));
         }
         _ => {}
@@ -172,14 +185,15 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
             differences.push(diff(key, "", "no row".into(), "searched".into()));
             continue;
         };
-        let ours = row(&plan.name, &t.header, r);
+        let ours = row(&full.name, &t.header, r);
         for &c in &compared {
             if theirs[c] != ours[c] {
                 differences.push(diff(key, &t.header[c], theirs[c].clone(), ours[c].clone()));
             }
         }
     }
-    // Rows that are no run of the plan (of the shard's runs, with a shard).
+    // Rows that are no run of the plan (of the shard's runs, with `--shard` on a whole
+    // run's folder; in a shard's folder, any other row).
     let planned: std::collections::HashSet<&str> =
         records.iter().map(|r| r.run.key.as_str()).collect();
     let mut extra: Vec<&str> = by_key
@@ -187,13 +201,29 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
         .copied()
         .filter(|k| !planned.contains(k))
         .filter(|k| match scope {
-            Scope::Whole => true,
+            Scope::Whole | Scope::ShardFolder(_) => true,
             Scope::Shard(s) => s.holds(k),
         })
         .collect();
     extra.sort_unstable();
+    let runs_of_full: std::collections::HashSet<&str> = match scope {
+        Scope::ShardFolder(_) if !extra.is_empty() => {
+            full.runs.iter().map(|r| r.key.as_str()).collect()
+        }
+        _ => Default::default(),
+    };
     for k in extra {
-        differences.push(diff(k, "", "a row".into(), NO_SUCH_RUN.into()));
+        let ours = match scope {
+            Scope::ShardFolder(s) if runs_of_full.contains(k) => {
+                format!(
+                    "{OTHER_SHARD}{}/{}, not {s}",
+                    Shard::of_key(k, s.count),
+                    s.count
+                )
+            }
+            _ => NO_SUCH_RUN.into(),
+        };
+        differences.push(diff(k, "", "a row".into(), ours));
     }
     Verified {
         runs: records.len(),
@@ -203,11 +233,10 @@ pub fn compare(plan: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
 }
 
 /// The differences of a shard folder's `shard.jsonl` (what `harness merge` reads) from
-/// `records` (searched again; `plan`: the shard's runs of `full`, the whole plan), compared
+/// `records` (searched again: the runs of `scope`'s shard of `full`, the whole plan), compared
 /// as runs.csv is in its columns `header_cols`; each difference's column names the file.
 pub fn compare_shard_file(
     full: &Plan,
-    plan: &Plan,
     scope: Scope,
     records: &[RunRecord],
     path: &Path,
@@ -245,7 +274,7 @@ pub fn compare_shard_file(
     let mut t = from_parts(header_cols.to_vec(), rows);
     own_columns(&mut t, header_cols.len());
     out.extend(
-        compare(plan, &t, scope, records)
+        compare(full, &t, scope, records)
             .differences
             .into_iter()
             .map(|mut d| {
