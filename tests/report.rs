@@ -1304,6 +1304,36 @@ fn bm_hit_names_groups_with_no_finished_search() {
     );
 }
 
+/// runs.csv has `bm_hit` whenever a position carries `bm` or `am`, also when no search chose
+/// a move (the game over at the root, or every search stopped by a budget): empty there.
+#[test]
+fn bm_hit_column_stays_when_no_search_chose_a_move() {
+    for (position, depth, status) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - bm Kd2;", "1", "ok"),
+        (
+            "1k1r4/pp1b1R2/3q2pp/4p3/2B5/4Q3/PPP2B2/2K5 b - - bm Qd1+;",
+            "3\nmax_nodes = 10",
+            "budget",
+        ),
+    ] {
+        let (_tmp, out) = common::harness_run_text(&format!(
+            "name = \"bm\"\n[game]\nkind = \"chess\"\npositions = ['{position}']\n[search]\nalgorithm = \"alphabeta\"\ndepth = {depth}\n[report]\ncharts = [\"bm-hit\"]\n"
+        ));
+        let runs = csv_maps(&out, "runs.csv");
+        let cells: Vec<(&str, &str, &str)> = runs
+            .iter()
+            .map(|r| {
+                (
+                    r["status"].as_str(),
+                    r["best_move"].as_str(),
+                    r["bm_hit"].as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(cells, [(status, "", "")], "{position}");
+    }
+}
+
 /// A bm-hit chart asked for where no position has a best-move annotation is left out, and
 /// report.md says why.
 #[test]
@@ -1313,7 +1343,7 @@ fn bm_hit_without_annotations_names_why_it_is_missing() {
     );
     let md = fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        md.contains("`bm-hit`: no run has a bm_hit (finished searches of positions with an EPD `bm` or `am` have one)"),
+        md.contains("`bm-hit`: no run has a bm_hit (finished searches that chose a move, of positions with an EPD `bm` or `am`, have one)"),
         "{md}"
     );
     assert!(!out.join("charts/bm-hit.png").exists());

@@ -955,6 +955,11 @@ impl Chess {
         Ok(g)
     }
 
+    /// Whether a position's text is an EPD line with a `bm` or `am` operation.
+    pub fn carries_suite_moves(text: &str) -> bool {
+        parse_text(text).is_ok_and(|p| !p.ops.bm.is_empty() || !p.ops.am.is_empty())
+    }
+
     /// The canonical text of a position: FEN (plus `moves ...` as given), or for an EPD line
     /// its four fields and operations (so `bm`/`am` stay with the run).
     pub fn canonical(text: &str) -> Result<String, String> {

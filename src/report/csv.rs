@@ -257,11 +257,11 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
         .chain(PARAMS.iter())
         .chain(TT_PARAMS.iter())
         .chain(COUNTER_COLUMNS.iter())
-        .chain(
-            BM_HIT
+        .chain(BM_HIT.iter().filter(|_| {
+            records
                 .iter()
-                .filter(|_| records.iter().any(|r| r.bm_hit.is_some())),
-        )
+                .any(|r| r.bm_hit.is_some() || r.run.carries_suite_moves())
+        }))
         .chain(THEORY_COLUMNS.iter())
         .map(|s| s.to_string())
         .chain(

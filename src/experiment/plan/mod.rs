@@ -64,6 +64,13 @@ impl Run {
     pub fn uses_randomness(&self) -> bool {
         self.ordering.uses_randomness() || self.tie_break == TieBreak::Random
     }
+
+    /// Whether the run's position carries an EPD `bm` or `am` (runs.csv then has `bm_hit`,
+    /// empty where the search chose no move: the game over at the root, or a budget hit).
+    pub fn carries_suite_moves(&self) -> bool {
+        matches!(self.game, GameSetup::Chess)
+            && crate::games::chess::Chess::carries_suite_moves(&self.position)
+    }
 }
 
 /// The experiment, validated and expanded.

@@ -581,7 +581,7 @@ fn chartable(
     if let Some(col) = kind.share_column() {
         if !s.groups.iter().any(|g| g.stat(s, col).is_some()) {
             let who = if kind == ChartKind::BmHit {
-                "finished searches of positions with an EPD `bm` or `am` have one"
+                "finished searches that chose a move, of positions with an EPD `bm` or `am`, have one"
             } else {
                 "runs with a table and `[search.tt] reference = true` have one"
             };
