@@ -302,7 +302,8 @@ pub fn parse_san(b: &Board, text: &str) -> Result<Move, String> {
             .iter()
             .copied()
             .find(|&m| is_castle(b, m) && (m.to.file() > m.from.file()) == short)
-            .ok_or_else(|| format!("move `{orig}`: castling is not legal here"));
+            .ok_or_else(|| format!("move `{orig}`: castling is not legal here"))
+            .and_then(|m| check_marks(b, m, orig, t));
     }
     let mut chars: Vec<char> = t.chars().filter(|&c| c != 'x' && c != '-').collect();
     let piece = match chars.first() {
@@ -363,9 +364,39 @@ pub fn parse_san(b: &Board, text: &str) -> Result<Move, String> {
         })
         .collect();
     match found.as_slice() {
-        [m] => Ok(*m),
+        [m] => check_marks(b, *m, orig, t),
         [] => Err(format!("move `{orig}` is not legal here")),
         _ => Err(format!("move `{orig}` is ambiguous here")),
+    }
+}
+
+/// `m`, the one legal move that `orig` names, unless its marks contradict it: `x` on a move
+/// that takes nothing, `+` on one that gives no check, `#` on one that does not mate. (A mark
+/// left out, a square more than needed, and `!`/`?` glyphs still name the move, as test
+/// suites in the wild write them.)
+fn check_marks(b: &Board, m: Move, orig: &str, t: &str) -> Result<Move, String> {
+    let takes = b.colors(!b.side_to_move()).has(m.to)
+        || (b.piece_on(m.from) == Some(Piece::Pawn) && m.from.file() != m.to.file());
+    let marks = orig[t.len()..].trim_end_matches(['!', '?']);
+    let mut after = b.clone();
+    after.play_unchecked(m);
+    let check = !after.checkers().is_empty();
+    let mate = check && legal_moves(&after).is_empty();
+    let wrong = if t.contains('x') && !takes {
+        Some("`x`, but it takes nothing")
+    } else if marks.contains('#') && !mate {
+        Some("`#`, but it does not mate")
+    } else if marks.contains('+') && !check {
+        Some("`+`, but it gives no check")
+    } else {
+        None
+    };
+    match wrong {
+        Some(why) => Err(format!(
+            "move `{orig}` is marked {why} here (it is {}); allowed: the move's own marks, or none",
+            uci(b, m)
+        )),
+        None => Ok(m),
     }
 }
 
@@ -1245,6 +1276,46 @@ mod tests {
         assert_eq!(parse_san(&b, "b8=Q+").unwrap().to_string(), "b7b8q");
         assert_eq!(uci(&b, parse_san(&b, "O-O-O").unwrap()), "e1c1");
         assert_eq!(parse_san(&b, "Rad1").unwrap().to_string(), "a1d1");
+    }
+
+    /// A mark that contradicts the move is refused; one left out, a square more than needed
+    /// and `!`/`?` glyphs are not.
+    #[test]
+    fn san_marks_must_fit_the_move() {
+        let san = |fen: &str, text: &str| {
+            let b: Board = fen.parse().unwrap();
+            parse_san(&b, text).map(|m| uci(&b, m))
+        };
+        let quiet = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        for (text, why) in [
+            ("Kxd2", "marked `x`, but it takes nothing here (it is e1d2)"),
+            (
+                "Kd2+",
+                "marked `+`, but it gives no check here (it is e1d2)",
+            ),
+            ("Kd2#", "marked `#`, but it does not mate here (it is e1d2)"),
+            ("exe3", "marked `x`, but it takes nothing"),
+        ] {
+            let e = san(quiet, text).unwrap_err();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+        for text in ["Kd2", "Kd2!!", "Kd2?!", "K1d2", "Ked2", "Ke1d2"] {
+            assert_eq!(san(quiet, text).as_deref(), Ok("e1d2"), "{text}");
+        }
+        // Captures, with the mark or without; en passant takes too.
+        let takes = "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1";
+        assert_eq!(san(takes, "Kxd2").as_deref(), Ok("e1d2"));
+        assert_eq!(san(takes, "Kd2").as_deref(), Ok("e1d2"));
+        let ep = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1";
+        assert_eq!(san(ep, "exd6").as_deref(), Ok("e5d6"));
+        // Check, and mate (which is check too).
+        let check = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1";
+        assert_eq!(san(check, "Ra8+").as_deref(), Ok("a1a8"));
+        assert!(san(check, "Ra8#").unwrap_err().contains("does not mate"));
+        assert!(san(check, "O-O-O+").unwrap_err().contains("gives no check"));
+        let mate = "6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1";
+        assert_eq!(san(mate, "Ra8#").as_deref(), Ok("a1a8"));
+        assert_eq!(san(mate, "Ra8+").as_deref(), Ok("a1a8"));
     }
 
     #[test]
