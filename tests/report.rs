@@ -1529,6 +1529,30 @@ fn plot_refuses_a_run_count_a_branching_and_a_busy_folder() {
         err.contains("runs.csv:2: a run stopped by a budget holds"),
         "{err}"
     );
+    // A finished run with no value, and a position_id that is no index.
+    for (column, cell, needle) in [
+        (
+            "value",
+            "",
+            "runs.csv:2: column `value` is empty in a run of status `ok`",
+        ),
+        (
+            "position_id",
+            "abc",
+            "runs.csv:2: column `position_id` holds `abc`, not a count",
+        ),
+        (
+            "position_id",
+            "-1",
+            "runs.csv:2: column `position_id` holds `-1`, not a count",
+        ),
+    ] {
+        fs::write(dir.join("runs.csv"), &csv).unwrap();
+        set_cell(&dir, 0, column, cell);
+        let out = harness().arg("plot").arg(&dir).assert().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(err.contains(needle), "{err}");
+    }
     let (head, rest) = csv.split_once('\n').unwrap();
     let rows: String = rest.lines().map(|l| format!("{l},1\n")).collect();
     fs::write(dir.join("runs.csv"), format!("{head},\n{rows}")).unwrap();

@@ -154,7 +154,7 @@ impl Kind {
 fn kind_of(name: &str) -> Option<Kind> {
     Some(match name {
         "nodes" | "leaves" | "terminal" | "cutoffs" | "max_ply" | "time_ns" | "depth" | "rep"
-        | "seed" => Kind::Count,
+        | "seed" | "position_id" => Kind::Count,
         "qnodes" | "first_move_cutoffs" | "interior" | "moves_generated" | "theory_depth"
         | "tt_entries" | "tt_bytes" | "tt_key_bits" | "tt_probes" | "tt_hits" | "tt_cutoffs"
         | "tt_stores" | "tt_overwrites" | "tt_collisions" | "cutoffs_tt" | "cutoffs_killer"
@@ -399,9 +399,20 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
             )));
         }
     }
-    // A search a budget stopped has no value, move or line (its counters are partial).
+    // A finished search has a value; one a budget stopped has no value, move or line (its
+    // counters are partial).
+    let value = header.iter().position(|h| h == "value");
     for (r, row) in rows.iter().enumerate() {
         if row[status] != Status::Budget.name() {
+            if let Some(c) = value.filter(|&c| row[c].is_empty()) {
+                return Err(Error::input(format!(
+                    "{shown}:{}: column `{}` is empty in a run of status `{}`; harness writes the value of every search that finished (empty only with status `{}`)",
+                    line(r),
+                    header[c],
+                    row[status],
+                    Status::Budget.name()
+                )));
+            }
             continue;
         }
         for name in ["value", "best_move", "pv"] {
