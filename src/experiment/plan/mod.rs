@@ -117,15 +117,23 @@ impl Plan {
             .into_iter()
             .map(|(ids, setups)| {
                 let texts: BTreeSet<&str> = ids.iter().map(|&(_, t)| t).collect();
+                // The first few ids: a file that repeats one line 20,000 times gets a warning
+                // line, not one that names each.
+                const SHOWN: usize = 8;
+                let few = |list: Vec<String>| match list.len().checked_sub(SHOWN) {
+                    Some(more) if more > 0 => {
+                        format!("{} and {more} more", list[..SHOWN].join(", "))
+                    }
+                    _ => list.join(", "),
+                };
                 let what = match texts.first() {
                     Some(text) if texts.len() == 1 => {
-                        let list: Vec<String> = ids.iter().map(|(i, _)| i.to_string()).collect();
-                        format!("`{text}` is position_id {}", list.join(", "))
+                        let list = ids.iter().map(|(i, _)| i.to_string()).collect();
+                        format!("`{text}` is position_id {}", few(list))
                     }
                     _ => {
-                        let list: Vec<String> =
-                            ids.iter().map(|(i, t)| format!("{i} `{t}`")).collect();
-                        format!("position_id {} are one position", list.join(", "))
+                        let list = ids.iter().map(|(i, t)| format!("{i} `{t}`")).collect();
+                        format!("position_id {} are one position", few(list))
                     }
                 };
                 format!("{what} ({})", setups.join("; "))
