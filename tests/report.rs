@@ -981,6 +981,22 @@ fn plot_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     (tmp, dir)
 }
 
+/// What plot writes depends on the set of runs, not the order of runs.csv's rows: a mean of
+/// floats (nodes_per_second) is summed in run-key order.
+#[test]
+fn plot_does_not_depend_on_the_order_of_rows() {
+    let (_tmp, dir) = plot_copy("nim");
+    let written = |f: &str| fs::read(dir.join(f)).unwrap();
+    let before = [written("summary.csv"), written("report.md")];
+    let csv = fs::read_to_string(dir.join("runs.csv")).unwrap();
+    let (head, rest) = csv.split_once('\n').unwrap();
+    let reversed: String = rest.lines().rev().map(|l| format!("{l}\n")).collect();
+    fs::write(dir.join("runs.csv"), format!("{head}\n{reversed}")).unwrap();
+    harness().arg("plot").arg(&dir).assert().success();
+    assert!(written("summary.csv") == before[0], "summary.csv changed");
+    assert!(written("report.md") == before[1], "report.md changed");
+}
+
 /// The rows of report.md's table whose header line starts with `header`, cells trimmed.
 fn table_rows<'a>(md: &'a str, header: &str) -> Vec<Vec<&'a str>> {
     md.lines()
