@@ -1815,7 +1815,7 @@ fn a_position_listed_twice_is_warned_about() {
         "{err}"
     );
     // One position listed 12 times: the first 8 ids, and how many more.
-    let (err, rows) = run("nim", &vec!["\"1,2\""; 12].join(", "));
+    let (err, rows) = run("nim", &["\"1,2\""; 12].join(", "));
     assert_eq!(rows, 13, "a header and twelve runs");
     assert!(
         err.contains("`1,2` is position_id 0, 1, 2, 3, 4, 5, 6, 7 and 4 more (nim misere=false)\n"),
