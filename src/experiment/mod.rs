@@ -28,7 +28,7 @@ pub fn catalog() -> String {
     s.push_str("  chess      legal moves from cozy-chess; positions: start, a FEN (+ `moves e2e4 ...`), or an EPD line (bm/am/id kept: runs.csv gets bm_hit)\n");
     s.push_str("             moves in UCI (e2e4, e7e8q, e1g1); evaluation: material + piece-square tables (Michniewski), mate ±(100000 - ply)\n");
     s.push_str("             natural order: cozy-chess generation (pawns, knights, bishops, rooks, queens, king); static order = mvv-lva\n");
-    s.push_str("             quiescence ([search] quiescence = { enabled = true, checks = false, promotions = true, delta = 200 })\n");
+    s.push_str("             quiescence ([search] quiescence = { enabled = true }; defaults checks = false, promotions = true, delta = \"off\" (or a margin, e.g. 200))\n");
     s.push_str("  uniform    synthetic trees, nothing stored: each value a hash of (tree seed, path); moves are child numbers 0..b\n");
     s.push_str("             options: branching = b (>= 2), height = d (>= 1; the leaves' depth), values = distinct | continuous | integer,\n");
     s.push_str("             range = [lo, hi] (integer values), model = independent | incremental | nested (nested: distinct values only), trees = N (default 1; instead of positions)\n");
