@@ -1578,36 +1578,36 @@ fn runs_of_another_file_are_not_resumed_but_kept() {
 }
 
 /// A chart cannot show a control character, and SVG may not hold one: `[report]` texts with
-/// one are refused at their key (a title with U+0007 once wrote three unreadable SVGs).
+/// one are refused at their value (a title with U+0007 once wrote three unreadable SVGs).
 #[test]
 fn report_texts_with_control_characters_are_refused() {
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\n[report]\ntitle = \"bell\\u0007x\"",
-        &["exp.toml:13:1: [report] title", "U+0007", "printable text"],
+        &["exp.toml:13:9: [report] title", "U+0007", "printable text"],
     );
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\n[report.labels]\nnatural = \"a\\u0001b\"",
-        &["exp.toml:13:1: [report] labels", "U+0001"],
+        &["exp.toml:13:11: [report] labels", "U+0001"],
     );
-    // One entry of an inline table: placed at that entry.
+    // One entry of an inline table: placed at that entry's value.
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\n[report]\ntitles = { nodes = \"ok\", ebf = \"a\\u0007\" }",
-        &["exp.toml:13:26: [report] titles", "U+0007"],
+        &["exp.toml:13:32: [report] titles", "U+0007"],
     );
     // A title of no text (a label of no text is refused by the labels' checks).
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\n[report]\ntitle = \" \"",
-        &["exp.toml:13:1: [report] title", "has no text to draw"],
+        &["exp.toml:13:9: [report] title", "has no text to draw"],
     );
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\n[report]\ntitles = { nodes = \"ok\", ebf = \"\" }",
         &[
-            "exp.toml:13:26: [report] titles `ebf`",
+            "exp.toml:13:32: [report] titles `ebf`",
             "has no text to draw",
         ],
     );
@@ -1615,7 +1615,7 @@ fn report_texts_with_control_characters_are_refused() {
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\n[report]\ntitle = \"\\u200b\\u200b\"",
-        &["exp.toml:13:1: [report] title", "has no text to draw"],
+        &["exp.toml:13:9: [report] title", "has no text to draw"],
     );
 }
 

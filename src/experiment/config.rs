@@ -1067,6 +1067,18 @@ pub fn locate_exact(src: &str, path: &[&str]) -> Option<usize> {
     walk(src, path).and_then(|(at, whole)| whole.then_some(at))
 }
 
+/// Byte offset of the value of the key at `path` when the file writes it (`"x"` of
+/// `titles = { ebf = "x" }`), for an error about what the value says.
+pub fn locate_value(src: &str, path: &[&str]) -> Option<usize> {
+    let doc = toml_edit::ImDocument::parse(src).ok()?;
+    let (last, tables) = path.split_last()?;
+    let mut table: &dyn toml_edit::TableLike = doc.as_table();
+    for part in tables {
+        table = table.get(part)?.as_table_like()?;
+    }
+    table.get(last)?.as_value()?.span().map(|s| s.start)
+}
+
 /// `locate`'s walk: the offset of the deepest key on `path` the file writes, and whether that
 /// is the whole path.
 fn walk(src: &str, path: &[&str]) -> Option<(usize, bool)> {

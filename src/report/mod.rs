@@ -692,26 +692,31 @@ fn blank(text: &str) -> bool {
 /// Checks that the `[report]` texts drawn on charts (`title`, `titles`, `labels`) hold no
 /// control character: a chart cannot show one, and SVG (XML) may not hold most of them.
 fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
-    // (key, the entry's key when the text is one entry's, the text)
-    let mut texts: Vec<(&str, Option<&str>, &str)> = Vec::new();
-    texts.extend(r.title.iter().map(|t| ("title", None, t.as_str())));
+    // (key, the entry's key when the text is one entry's, the text, whether the text is the
+    // value (else the entry's key))
+    let mut texts: Vec<(&str, Option<&str>, &str, bool)> = Vec::new();
+    texts.extend(r.title.iter().map(|t| ("title", None, t.as_str(), true)));
     texts.extend(
         r.titles
             .iter()
             .flatten()
-            .map(|(k, t)| ("titles", Some(k.name()), t.as_str())),
+            .map(|(k, t)| ("titles", Some(k.name()), t.as_str(), true)),
     );
     for (k, v) in r.labels.iter().flatten() {
         texts.extend([
-            ("labels", Some(k.as_str()), k.as_str()),
-            ("labels", Some(k.as_str()), v.as_str()),
+            ("labels", Some(k.as_str()), k.as_str(), false),
+            ("labels", Some(k.as_str()), v.as_str(), true),
         ]);
     }
-    for (key, entry, text) in texts {
-        // At the entry (`titles = { nodes = "..." }`: at `nodes`), else at the key.
+    for (key, entry, text, is_value) in texts {
+        // At the text: the value (`titles = { nodes = "" }`: at `""`) or the entry's key,
+        // else at the key.
         let at = || {
-            entry
-                .and_then(|e| config::locate_exact(src, &["report", key, e]))
+            let path: Vec<&str> = ["report", key].into_iter().chain(entry).collect();
+            is_value
+                .then(|| config::locate_value(src, &path))
+                .flatten()
+                .or_else(|| entry.and_then(|_| config::locate_exact(src, &path)))
                 .or_else(|| config::locate(src, &["report", key]))
                 .unwrap_or(0)
         };
