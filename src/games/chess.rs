@@ -380,13 +380,12 @@ fn check_marks(b: &Board, m: Move, orig: &str, t: &str) -> Result<Move, String> 
     let marks = orig[t.len()..].trim_end_matches(['!', '?']);
     let mut after = b.clone();
     after.play_unchecked(m);
-    let check = !after.checkers().is_empty();
-    let mate = check && legal_moves(&after).is_empty();
+    let check = || !after.checkers().is_empty();
     let wrong = if t.contains('x') && !takes {
         Some("`x`, but it takes nothing")
-    } else if marks.contains('#') && !mate {
+    } else if marks.contains('#') && !(check() && legal_moves(&after).is_empty()) {
         Some("`#`, but it does not mate")
-    } else if marks.contains('+') && !check {
+    } else if marks.contains('+') && !check() {
         Some("`+`, but it gives no check")
     } else {
         None
