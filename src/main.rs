@@ -470,12 +470,19 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     let (_, src, full) = load_checked(&file)?;
     let dir = dir.unwrap_or_else(|| PathBuf::from("results").join(&full.name));
     let csv_path = dir.join("runs.csv");
-    // A shard's folder is verified as that shard, unless --shard names another.
-    let folder_shard = report::manifest::Manifest::read(&dir)
-        .ok()
-        .flatten()
-        .and_then(|m| m.shard)
-        .and_then(|s| s.parse::<shard::Shard>().ok());
+    // A shard's folder is verified as that shard, unless --shard names another. A manifest
+    // that does not read, or names no shard harness writes, is bad input (it was taken for
+    // a whole run's, and every other shard's run reported missing).
+    let manifest = report::manifest::Manifest::read(&dir)?;
+    let folder_shard = match manifest.and_then(|m| m.shard) {
+        Some(s) => Some(s.parse::<shard::Shard>().map_err(|e| {
+            harness::Error::input(format!(
+                "{}: names shard `{s}`, which is no shard harness writes ({e})",
+                dir.join(report::manifest::FILE).display()
+            ))
+        })?),
+        None => None,
+    };
     let shard = match (asked, folder_shard) {
         (Some(a), Some(f)) if a != f => {
             return Err(harness::Error::input(format!(
@@ -492,6 +499,16 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     };
     // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns.
     let jsonl = dir.join(shard::FILE);
+    // A shard's folder whose manifest has gone (or lost the field): which shard it holds is
+    // not written anywhere else.
+    if shard.is_none() && jsonl.exists() {
+        return Err(harness::Error::input(format!(
+            "{}: holds {} (a shard's folder), but its manifest.json does not say which shard; give --shard I/N (the folder's name, shard-I-of-N, says it when harness named it)",
+            dir.display(),
+            shard::FILE
+        ))
+        .into());
+    }
     // A shard's own folder (by its manifest, or its shard.jsonl) holds that shard alone;
     // --shard on a whole run's folder looks at the shard's rows among the others.
     let scope = match shard {

@@ -350,6 +350,34 @@ fn a_shard_folder_holding_another_shards_run_differs() {
         .stderr(predicates::str::contains(
             "shard.jsonl holds 66 runs, but the experiment puts 65 runs in it",
         ));
+    // A shard's folder whose manifest has gone, or names no shard: bad input, not every other
+    // shard's run reported missing; with --shard it verifies.
+    let bare = t.join("bare");
+    std::fs::create_dir(&bare).unwrap();
+    for f in ["runs.csv", "shard.jsonl", "experiment.toml"] {
+        std::fs::copy(shard("nim", 2).join(f), bare.join(f)).unwrap();
+    }
+    let refused = |needle: &str| {
+        harness_in(t)
+            .args(["verify", "--quiet", "nim.toml"])
+            .arg(&bare)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(needle));
+    };
+    refused("holds shard.jsonl (a shard's folder), but its manifest.json does not say which shard; give --shard I/N");
+    harness_in(t)
+        .args(["verify", "--quiet", "nim.toml", "--shard", "2/3"])
+        .arg(&bare)
+        .assert()
+        .success();
+    let manifest = std::fs::read_to_string(shard("nim", 2).join("manifest.json")).unwrap();
+    let named = manifest.replace("\"shard\": \"2/3\"", "\"shard\": \"4/3\"");
+    assert_ne!(named, manifest);
+    std::fs::write(bare.join("manifest.json"), named).unwrap();
+    refused("manifest.json: names shard `4/3`, which is no shard harness writes");
+    std::fs::write(bare.join("manifest.json"), "{").unwrap();
+    refused("manifest.json: not a harness manifest");
     // A shard of no run (one run in three shards), holding the run of the shard that has it.
     let one = "name = \"one\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\"]\n\
                [search]\nalgorithm = \"alphabeta\"\ndepth = 1\n";
