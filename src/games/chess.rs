@@ -290,7 +290,18 @@ pub fn parse_uci(b: &Board, text: &str) -> Result<Move, String> {
 /// against the legal moves of `b`.
 pub fn parse_san(b: &Board, text: &str) -> Result<Move, String> {
     let orig = text.trim();
-    let t = orig.trim_end_matches(['+', '#', '!', '?']);
+    let t = unmarked(orig);
+    check_marks(b, san_move(b, orig, t)?, orig, t)
+}
+
+/// `orig` without its trailing marks and glyphs (`+`, `#`, `!`, `?`).
+fn unmarked(orig: &str) -> &str {
+    orig.trim_end_matches(['+', '#', '!', '?'])
+}
+
+/// The one legal move that SAN `t` (`orig` without its trailing marks) names, its marks
+/// unchecked.
+fn san_move(b: &Board, orig: &str, t: &str) -> Result<Move, String> {
     let legal = legal_moves(b);
     let castle = match t {
         "O-O" | "0-0" => Some(true),
@@ -302,8 +313,7 @@ pub fn parse_san(b: &Board, text: &str) -> Result<Move, String> {
             .iter()
             .copied()
             .find(|&m| is_castle(b, m) && (m.to.file() > m.from.file()) == short)
-            .ok_or_else(|| format!("move `{orig}`: castling is not legal here"))
-            .and_then(|m| check_marks(b, m, orig, t));
+            .ok_or_else(|| format!("move `{orig}`: castling is not legal here"));
     }
     let mut chars: Vec<char> = t.chars().filter(|&c| c != 'x' && c != '-').collect();
     let piece = match chars.first() {
@@ -364,7 +374,7 @@ pub fn parse_san(b: &Board, text: &str) -> Result<Move, String> {
         })
         .collect();
     match found.as_slice() {
-        [m] => check_marks(b, *m, orig, t),
+        [m] => Ok(*m),
         [] => Err(format!("move `{orig}` is not legal here")),
         _ => Err(format!("move `{orig}` is ambiguous here")),
     }
@@ -399,9 +409,13 @@ fn check_marks(b: &Board, m: Move, orig: &str, t: &str) -> Result<Move, String> 
     }
 }
 
-/// Parses a move in SAN, or failing that UCI.
+/// Parses a move in SAN, or failing that UCI; either way its marks must fit it (`e7e8q+`
+/// gives check, as `e8=Q+` must).
 pub fn parse_san_or_uci(b: &Board, text: &str) -> Result<Move, String> {
-    parse_san(b, text).or_else(|e| parse_uci(b, text).map_err(|_| e))
+    let orig = text.trim();
+    let t = unmarked(orig);
+    let m = san_move(b, orig, t).or_else(|e| parse_uci(b, t).map_err(|_| e))?;
+    check_marks(b, m, orig, t)
 }
 
 /// How an EPD line is written, for errors in one.
@@ -1315,6 +1329,29 @@ mod tests {
         let mate = "6k1/5ppp/8/8/8/8/8/R3K3 w Q - 0 1";
         assert_eq!(san(mate, "Ra8#").as_deref(), Ok("a1a8"));
         assert_eq!(san(mate, "Ra8+").as_deref(), Ok("a1a8"));
+        // UCI (as EPD's bm/am take it) with marks: the same checks.
+        let either = |fen: &str, text: &str| {
+            let b: Board = fen.parse().unwrap();
+            parse_san_or_uci(&b, text).map(|m| uci(&b, m))
+        };
+        let promote = "3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1";
+        assert_eq!(either(promote, "e7d8q+").as_deref(), Ok("e7d8q"));
+        assert_eq!(either(promote, "e7d8=Q+").as_deref(), Ok("e7d8q"));
+        for (text, why) in [
+            ("e7d8q#", "does not mate"),
+            ("e7d8n+", "gives no check"),
+            ("e7e8qx", "takes nothing"),
+        ] {
+            let e = either(promote, text).unwrap_err();
+            assert!(e.contains(why), "{text}: {e}");
+        }
+        let castle = "5k2/8/8/8/8/8/8/4K2R w K - 0 1";
+        assert_eq!(either(castle, "e1g1+").as_deref(), Ok("e1g1"));
+        assert_eq!(either(castle, "O-O+").as_deref(), Ok("e1g1"));
+        assert_eq!(either(quiet, "e1d2!").as_deref(), Ok("e1d2"));
+        assert!(either(quiet, "e1d2+")
+            .unwrap_err()
+            .contains("gives no check"));
     }
 
     #[test]
