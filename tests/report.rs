@@ -1244,7 +1244,7 @@ fn two_series_drawn_alike_are_an_error() {
         ),
         (
             "labels = { natural = \" \" }",
-            "exp.toml:11:12: [report] labels: `natural` is labelled with no text; allowed: a text to draw in the legend",
+            "exp.toml:11:22: [report] labels: `natural` is labelled with no text; allowed: a text to draw in the legend",
         ),
         (
             "labels = { natural = \"random\" }",
@@ -1257,6 +1257,17 @@ fn two_series_drawn_alike_are_an_error() {
         assert!(err.contains(want), "{want:?} missing: {err}");
         assert!(!out.join("runs.csv").exists(), "nothing searched");
     }
+    // A blank label needs no series known: refused before the search also with depth
+    // "full", whose series the search resolves.
+    let full = base.replace("depth = 2", "depth = \"full\"");
+    fs::write(&exp, format!("{full}labels = {{ natural = \"\" }}\n")).unwrap();
+    let o = run_exp(&exp, &out).code(2);
+    let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
+    assert!(
+        err.contains("exp.toml:11:22: [report] labels: `natural` is labelled with no text"),
+        "{err}"
+    );
+    assert!(!out.join("runs.csv").exists(), "nothing searched");
     // Swapping two names is no clash: each series keeps a text of its own.
     fs::write(
         &exp,

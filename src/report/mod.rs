@@ -397,12 +397,6 @@ fn check_labels(
             ),
         );
     }
-    if let Some((key, _)) = layout.labels.iter().find(|(_, v)| blank(v)) {
-        return at_label(
-            key,
-            format!("`{key}` is labelled with no text; allowed: a text to draw in the legend"),
-        );
-    }
     // Two series of one chart drawn under one legend text (spaces around it do not tell
     // texts apart) could not be told apart.
     let drawn = |n: &String| layout.labels.get(n).unwrap_or(n).trim().to_string();
@@ -720,19 +714,21 @@ fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
                 .or_else(|| config::locate(src, &["report", key]))
                 .unwrap_or(0)
         };
-        // A blank title draws nothing where the default title would say what the chart is
-        // (a blank label is refused with the labels' own checks).
-        if key != "labels" && blank(text) {
+        // A blank title draws nothing where the default title would say what the chart is,
+        // and a blank label a series with no name (checked here, before any search, as it
+        // needs no series known).
+        if is_value && blank(text) {
             let at = at();
-            let which = entry.map_or(String::new(), |e| format!(" `{e}`"));
-            return Err(config::at(
-                path,
-                src,
-                at..at,
-                format!(
-                    "[report] {key}{which}: {text:?} has no text to draw; allowed: a text, or leave the key out for the default title"
+            let msg = match (key, entry) {
+                ("labels", Some(e)) => format!(
+                    "[report] labels: `{e}` is labelled with no text; allowed: a text to draw in the legend"
                 ),
-            ));
+                _ => format!(
+                    "[report] {key}{}: {text:?} has no text to draw; allowed: a text, or leave the key out for the default title",
+                    entry.map_or(String::new(), |e| format!(" `{e}`"))
+                ),
+            };
+            return Err(config::at(path, src, at..at, msg));
         }
         if let Some(c) = text.chars().find(|c| c.is_control()) {
             let at = at();
