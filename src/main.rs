@@ -599,17 +599,23 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         .differences
         .iter()
         .any(|d| d.column.starts_with("(header)"));
+    // A shard's folder: runs.csv and the shard.jsonl the merge reads, rows and lines.
+    let (from, rows) = if jsonl.exists() {
+        let both = format!("{} and {}", csv_path.display(), jsonl.display());
+        (both, ["row or line", "rows or lines"])
+    } else {
+        (csv_path.display().to_string(), ["row", "rows"])
+    };
     let strays = match v.strays() {
         0 => String::new(),
-        1 => ", 1 row is no run of it".to_string(),
-        n => format!(", {n} rows are no run of it"),
+        1 => format!(", 1 {} is no run of it", rows[0]),
+        n => format!(", {n} {} are no run of it", rows[1]),
     };
     anyhow::bail!(
-        "{}: {} of {} runs{what} differ from {}{strays}{} ({} difference{}{})",
+        "{}: {} of {} runs{what} differ from {from}{strays}{} ({} difference{}{})",
         plan.name,
         v.runs_differing(),
         v.runs,
-        csv_path.display(),
         if header {
             ", and so do the columns"
         } else {

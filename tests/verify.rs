@@ -305,9 +305,14 @@ fn verify_with_stray(
     let named = if file == "runs.csv" {
         ""
     } else {
-        " (shard.jsonl)"
+        "(shard.jsonl)"
     };
-    let row = format!("{key},{named},a row,\"a run of shard {which}\"");
+    let entry = if file == "runs.csv" {
+        "a row"
+    } else {
+        "a line"
+    };
+    let row = format!("{key},{named},{entry},\"a run of shard {which}\"");
     assert_eq!(
         stdout.lines().skip(1).collect::<Vec<_>>(),
         [row],
@@ -335,7 +340,7 @@ fn a_shard_folder_holding_another_shards_run_differs() {
     let err = verify_with_stray(t, "nim.toml", nim, "runs.csv", "3/3, not 2/3");
     assert!(
         err.contains("0 of 65 runs of shard 2/3 differ from")
-            && err.contains("1 row is no run of it"),
+            && err.contains("/shard.jsonl, 1 row or line is no run of it"),
         "{err}"
     );
     verify_with_stray(t, "nim.toml", nim, "shard.jsonl", "3/3, not 2/3");

@@ -278,13 +278,21 @@ pub fn compare_shard_file(
             .differences
             .into_iter()
             .map(|mut d| {
-                d.column = format!("{} ({file})", d.column);
+                // The file named in the column (alone where the whole run differs), and its
+                // entries called lines.
+                d.column = match d.column.as_str() {
+                    "" => format!("({file})"),
+                    c => format!("{c} ({file})"),
+                };
+                if d.theirs == "a row" {
+                    d.theirs = "a line".into();
+                }
                 d
             }),
     );
     out.extend(strays.into_iter().map(|k| Difference {
         run_key: k,
-        column: format!(" ({file})"),
+        column: format!("({file})"),
         theirs: "a line".into(),
         ours: NO_SUCH_RUN.into(),
     }));
