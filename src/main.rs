@@ -91,10 +91,10 @@ fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
             let built = report::build(&dir)?;
             warn_skipped(&dir.display().to_string(), &built);
             say(format_args!(
-                "{}: {} groups, {} charts -> {}\n",
+                "{}: {}, {} -> {}\n",
                 dir.display(),
-                built.groups,
-                built.charts,
+                counted(built.groups, "group"),
+                counted(built.charts, "chart"),
                 dir.join("report.md").display()
             ))
         }
@@ -270,8 +270,8 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     say_written(
         &plan.name,
         &format!(
-            "{} runs ({budget} stopped by a budget{resumed_note})",
-            records.len()
+            "{} ({budget} stopped by a budget{resumed_note})",
+            counted(records.len(), "run")
         ),
         &dir,
         &built,
@@ -427,8 +427,9 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
     say_written(
         &plan.name,
         &format!(
-            "{} runs from {count} shards ({budget} stopped by a budget)",
-            records.len()
+            "{} from {} ({budget} stopped by a budget)",
+            counted(records.len(), "run"),
+            counted(count, "shard")
         ),
         &dir,
         &built,
@@ -446,12 +447,21 @@ fn stopped(records: &[harness::report::csv::RunRecord]) -> usize {
 /// The two lines a run or merge ends with: what runs.csv holds (`runs`), and the report.
 fn say_written(name: &str, runs: &str, dir: &Path, built: &report::Built) -> anyhow::Result<()> {
     say(format_args!(
-        "{name}: {runs} -> {}\n{name}: {} groups, {} charts -> {}\n",
+        "{name}: {runs} -> {}\n{name}: {}, {} -> {}\n",
         dir.join("runs.csv").display(),
-        built.groups,
-        built.charts,
+        counted(built.groups, "group"),
+        counted(built.charts, "chart"),
         dir.join("report.md").display()
     ))
+}
+
+/// `n` and `noun`, the noun plural unless `n` is 1 ("1 run", "0 charts", "3 groups").
+fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// `harness verify`: the runs searched again (all, or a shard's) and compared with a results
