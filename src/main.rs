@@ -622,7 +622,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         n => format!(", {n} {} are no run of it", rows[1]),
     };
     anyhow::bail!(
-        "{}: {} of {} runs{what} differ from {from}{strays}{} ({} difference{}{})",
+        "{}: {} of {} runs{what} differ from {from}{strays}{} ({}{})",
         plan.name,
         v.runs_differing(),
         v.runs,
@@ -631,8 +631,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         } else {
             ""
         },
-        v.differences.len(),
-        if v.differences.len() == 1 { "" } else { "s" },
+        counted(v.differences.len(), "difference"),
         if v.differences.len() > SHOWN {
             format!(", the first {SHOWN} on stdout")
         } else {
