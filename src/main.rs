@@ -558,7 +558,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     } else {
         verify::search(&plan, &opts).map_err(|e| runner::place_table_error(e, &file, &src))?
     };
-    let mut v = verify::compare(&full, &table, scope, &records);
+    let mut v = verify::compare(&full, &table, scope, &records, "a row");
     if jsonl.exists() {
         let more = verify::compare_shard_file(&full, scope, &records, &jsonl, &table.header)?;
         v.differences.extend(more);

@@ -22,19 +22,12 @@ pub struct Difference {
     pub theirs: String,
     /// This search's value.
     pub ours: String,
+    /// A row (or line) that is no run of what was searched.
+    pub stray: bool,
 }
 
 /// This search's side of a row that is no run of the experiment.
 const NO_SUCH_RUN: &str = "no such run";
-
-/// This search's side of a row, in a shard's own folder, that is a run of another shard
-/// (followed by which, and which the folder holds).
-const OTHER_SHARD: &str = "a run of shard ";
-
-/// Whether `d` is a row (or line) that is no run of what was searched.
-fn is_stray(d: &Difference) -> bool {
-    d.ours == NO_SUCH_RUN || d.ours.starts_with(OTHER_SHARD)
-}
 
 /// What `verify` found.
 pub struct Verified {
@@ -62,7 +55,7 @@ impl Verified {
         let keys: std::collections::HashSet<&str> = self
             .differences
             .iter()
-            .filter(|d| is_stray(d) == strays && !d.run_key.is_empty())
+            .filter(|d| d.stray == strays && !d.run_key.is_empty())
             .map(|d| d.run_key.as_str())
             .collect();
         keys.len()
@@ -137,8 +130,15 @@ fn own_columns(t: &mut Table, n: usize) {
 }
 
 /// Compares `records` (searched again: `full`'s runs, or those of `scope`'s shard) with their
-/// rows of `t`, cell by cell in `t`'s columns but the wall-clock ones.
-pub fn compare(full: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> Verified {
+/// rows of `t`, cell by cell in `t`'s columns but the wall-clock ones; `entry` names a row
+/// of `t` in a difference ("a row" of runs.csv, "a line" of shard.jsonl).
+pub fn compare(
+    full: &Plan,
+    t: &Table,
+    scope: Scope,
+    records: &[RunRecord],
+    entry: &str,
+) -> Verified {
     let key_col = t.col("run_key").unwrap_or(0);
     let by_key: HashMap<&str, &Vec<String>> =
         t.rows.iter().map(|r| (r[key_col].as_str(), r)).collect();
@@ -151,6 +151,7 @@ pub fn compare(full: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
         column: column.to_string(),
         theirs,
         ours,
+        stray: false,
     };
     let ours = header(records);
     let only = |a: &[String], b: &[String]| -> Vec<String> {
@@ -216,14 +217,17 @@ pub fn compare(full: &Plan, t: &Table, scope: Scope, records: &[RunRecord]) -> V
         let ours = match scope {
             Scope::ShardFolder(s) if runs_of_full.contains(k) => {
                 format!(
-                    "{OTHER_SHARD}{}/{}, not {s}",
+                    "a run of shard {}/{}, not {s}",
                     Shard::of_key(k, s.count),
                     s.count
                 )
             }
             _ => NO_SUCH_RUN.into(),
         };
-        differences.push(diff(k, "", "a row".into(), ours));
+        differences.push(Difference {
+            stray: true,
+            ..diff(k, "", entry.into(), ours)
+        });
     }
     Verified {
         runs: records.len(),
@@ -259,6 +263,7 @@ pub fn compare_shard_file(
         column: format!("({file} header) {field}"),
         theirs: a.clone(),
         ours: b.clone(),
+        stray: false,
     })
     .collect();
     let runs: HashMap<&str, &super::plan::Run> =
@@ -274,19 +279,15 @@ pub fn compare_shard_file(
     let mut t = from_parts(header_cols.to_vec(), rows);
     own_columns(&mut t, header_cols.len());
     out.extend(
-        compare(full, &t, scope, records)
+        compare(full, &t, scope, records, "a line")
             .differences
             .into_iter()
             .map(|mut d| {
-                // The file named in the column (alone where the whole run differs), and its
-                // entries called lines.
+                // The file named in the column (alone where the whole run differs).
                 d.column = match d.column.as_str() {
                     "" => format!("({file})"),
                     c => format!("{c} ({file})"),
                 };
-                if d.theirs == "a row" {
-                    d.theirs = "a line".into();
-                }
                 d
             }),
     );
@@ -295,6 +296,7 @@ pub fn compare_shard_file(
         column: format!("({file})"),
         theirs: "a line".into(),
         ours: NO_SUCH_RUN.into(),
+        stray: true,
     }));
     Ok(out)
 }
