@@ -19,7 +19,7 @@
 //!
 //! One file per concern: `plan` turns summary.csv's groups into [`Chart`]s (what is drawn);
 //! `draw` draws one, with its axes (`axes`), markers and colours (`style`) and legend
-//! (`legend`); this file renders it as SVG or PNG.
+//! (`legend`); this file renders it as SVG or PNG (the PNG's text drawn by `text`).
 
 use plotters::prelude::*;
 
@@ -32,6 +32,7 @@ mod plan;
 mod style;
 #[cfg(test)]
 mod tests;
+mod text;
 
 pub use draw::draw;
 pub use legend::BUDGET_LABEL;
@@ -50,9 +51,7 @@ const FAMILY: &str = "sans-serif";
 /// draws a box for each. Spaces and control characters aside.
 pub fn missing_glyphs(text: &str) -> Vec<char> {
     use ab_glyph::Font;
-    static PARSED: std::sync::OnceLock<Option<ab_glyph::FontRef<'static>>> =
-        std::sync::OnceLock::new();
-    let Some(font) = PARSED.get_or_init(|| ab_glyph::FontRef::try_from_slice(FONT).ok()) else {
+    let Ok(font) = parsed_font() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -62,6 +61,16 @@ pub fn missing_glyphs(text: &str) -> Vec<char> {
         }
     }
     out
+}
+
+/// The embedded font, parsed once.
+fn parsed_font() -> Result<&'static ab_glyph::FontRef<'static>> {
+    static PARSED: std::sync::OnceLock<Option<ab_glyph::FontRef<'static>>> =
+        std::sync::OnceLock::new();
+    PARSED
+        .get_or_init(|| ab_glyph::FontRef::try_from_slice(FONT).ok())
+        .as_ref()
+        .ok_or_else(|| Error::Internal("the embedded font does not load".into()))
 }
 
 /// Registers the embedded font as plotters' `sans-serif` (idempotent).
@@ -109,7 +118,8 @@ pub fn render_png(c: &Chart) -> Result<Vec<u8>> {
     let h = canvas_height(c);
     let mut rgb = vec![0u8; (WIDTH * h * 3) as usize];
     {
-        let root = BitMapBackend::with_buffer(&mut rgb, (WIDTH, h)).into_drawing_area();
+        let bitmap = BitMapBackend::with_buffer(&mut rgb, (WIDTH, h));
+        let root = text::GlyphText::new(bitmap, parsed_font()?, FAMILY).into_drawing_area();
         draw(&root, c).map_err(|m| Error::Internal(format!("chart {}: {m}", c.stem)))?;
     }
     let mut out = Vec::new();
