@@ -375,3 +375,29 @@ fn a_positions_seed_does_not_depend_on_the_plans_width() {
     assert!(big.runs[3].key.contains(";pos=003;"), "{}", big.runs[3].key);
     assert_eq!(small.runs[3].seed, big.runs[3].seed);
 }
+
+/// `static` ranks three classes (centre, corners, edges), in natural order within a class, so a
+/// term after it orders the squares of a class. Figures from an independent reimplementation
+/// (Python, the README's definitions): alpha-beta (fail-hard), full depth, from the empty board.
+#[test]
+fn static_ranks_centre_corners_edges_and_leaves_ties_within_each() {
+    for (scale, plain, best, worst) in [
+        (Scale::DepthPenalty, 7_865, 3_636, 13_934),
+        (Scale::WinLoss, 7_275, 4_063, 12_240),
+    ] {
+        let mut g = TicTacToe::new(scale);
+        for (ordering, nodes) in [
+            ("static", plain),
+            // Within a class the oracle orders; alone it keeps 4, 0, 2, 6, 8, 1, 3, 5, 7.
+            ("explicit:4,0,2,6,8,1,3,5,7", plain),
+            ("static+oracle-best", best),
+            ("static+oracle-worst", worst),
+        ] {
+            let mut spec = full(Algorithm::AlphaBeta, &g);
+            spec.variant = Variant::FailHard;
+            spec.ordering = Ordering::parse(ordering).unwrap();
+            let r = search(&mut g, &spec, 1).unwrap();
+            assert_eq!(r.counters.nodes, nodes, "{scale:?} {ordering}");
+        }
+    }
+}

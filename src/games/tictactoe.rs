@@ -59,8 +59,10 @@ static HAS_LINE: [bool; 512] = {
     t
 };
 
-/// Rank of each square in the static order centre, corners, edges (lower is tried first).
-const STATIC_RANK: [i32; 9] = [1, 5, 2, 6, 0, 7, 3, 8, 4];
+/// Class of each square in the static order: centre 0, corners 1, edges 2 (lower is tried
+/// first). Squares of a class tie, so a term after `static` orders within the class and the
+/// natural order breaks what ties remain: `static` alone tries 4, 0, 2, 6, 8, 1, 3, 5, 7.
+const STATIC_RANK: [i32; 9] = [1, 2, 1, 2, 0, 2, 1, 2, 1];
 
 /// How a finished game is scored, from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -201,18 +201,25 @@ impl Ordering {
                 text.trim()
             ));
         }
-        // A term that leaves no ties: `strong` gives every move a place of its own, and
-        // `random` a random 32-bit key of its own (two moves tie about once in 2^32), so terms
-        // after either order nothing; `oracle-worst` ties exactly where `oracle-best` does (its
-        // keys are the same values negated), so whichever comes second orders nothing.
-        if let Some(i) = terms
-            .iter()
-            .position(|t| matches!(t, OrderTerm::Strong { .. } | OrderTerm::Random))
-        {
+        // A term that leaves no ties: `strong` gives every move a place of its own, `random` a
+        // random 32-bit key of its own (two moves tie about once in 2^32), `center-out` every
+        // column a place of its own, so terms after any of them order nothing; `oracle-worst`
+        // ties exactly where `oracle-best` does (its keys are the same values negated), so
+        // whichever comes second orders nothing.
+        if let Some(i) = terms.iter().position(|t| {
+            matches!(
+                t,
+                OrderTerm::Strong { .. } | OrderTerm::Random | OrderTerm::CenterOut
+            )
+        }) {
             let (whole, last) = match terms[i] {
                 OrderTerm::Random => (
                     "`random`, which gives every move a random key of its own (two moves tie about once in 2^32)",
                     "`random` last",
+                ),
+                OrderTerm::CenterOut => (
+                    "`center-out`, which gives every column a place of its own",
+                    "`center-out` last",
                 ),
                 _ => (
                     "a strong term, which gives every move a place of its own",
@@ -407,6 +414,10 @@ mod tests {
             ),
             ("random+static", "puts `static` after `random`"),
             (
+                "center-out+threats",
+                "puts `threats` after `center-out`, which gives every column a place of its own",
+            ),
+            (
                 "tt+random+killer+history",
                 "puts `killer`, `history` after `random`",
             ),
@@ -432,6 +443,7 @@ mod tests {
         // ties (children of equal value) for a term after it.
         assert!(Ordering::parse("static+strong:0.5:0.5").is_ok());
         assert!(Ordering::parse("oracle-best+static").is_ok());
+        assert!(Ordering::parse("threats+center-out").is_ok());
         let game = crate::games::connect4::Connect4::new(7, 6);
         for (text, expect) in [
             ("explicit:4,3,4", "lists the move 4 twice (`4`)"),
