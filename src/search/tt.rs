@@ -922,10 +922,11 @@ mod tests {
         s.prev_pv = vec![8];
         s.follow_pv = true;
         assert_eq!(s.ordered_moves(&mut g, 0), vec![8, 7, 4, 0, 2, 6, 1, 3, 5]);
-        // Named, `tt` takes its place in the lexicographic order: here it only breaks ties.
+        // Named, `tt` takes its place in the lexicographic order: here it only breaks the ties
+        // of static's classes, putting 7 first among the edges.
         let mut s = searcher("static+tt", true);
         s.node_tt_move = 7;
-        assert_eq!(s.ordered_moves(&mut g, 0), vec![4, 0, 2, 6, 8, 1, 3, 5, 7]);
+        assert_eq!(s.ordered_moves(&mut g, 0), vec![4, 0, 2, 6, 8, 7, 1, 3, 5]);
         // Killers (most recent first), then the rest in static order.
         let mut s = searcher("killer+static", false);
         s.killers[0] = [5, 3];
