@@ -401,3 +401,27 @@ fn static_ranks_centre_corners_edges_and_leaves_ties_within_each() {
         }
     }
 }
+
+/// A depth past the game's end searches as the plies left: the same tree, and the same
+/// counters, with history too (it credits depth², which once took the depth as written).
+#[test]
+fn a_depth_past_the_end_searches_as_the_plies_left() {
+    let mut g = TicTacToe::parse_position(Scale::DepthPenalty, "4").unwrap();
+    for iterative in [false, true] {
+        let nodes: Vec<u64> = [8, 9, 255]
+            .into_iter()
+            .map(|depth| {
+                let mut spec = SearchSpec::new(Algorithm::AlphaBeta, depth);
+                spec.ordering = Ordering::parse("killer+history+static").unwrap();
+                spec.iterative = iterative;
+                let r = search(&mut g, &spec, 1).unwrap();
+                r.counters.nodes
+            })
+            .collect();
+        assert_eq!(nodes[1..], [nodes[0], nodes[0]], "iterative {iterative}");
+        if !iterative {
+            // depth = "full" (8 here) counted 1,542 before the cap, and still does; 9 was 1,586.
+            assert_eq!(nodes[0], 1_542);
+        }
+    }
+}
