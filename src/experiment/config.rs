@@ -11,7 +11,7 @@ use toml::Spanned;
 
 use super::oneormany::{from_seq, OneOrMany};
 use crate::error::{Error, Result};
-use crate::search::{Algorithm, Bounds, Ordering, Replacement, TieBreak, Variant};
+use crate::search::{Algorithm, Bounds, Ordering, Quiescence, Replacement, TieBreak, Variant};
 
 /// The whole experiment file.
 #[derive(Debug, Deserialize)]
@@ -70,6 +70,12 @@ impl ExperimentFile {
         }
         if let Some(v) = &s.iterative {
             m.insert("iterative".into(), names(v.values(), |b| b.to_string()));
+        }
+        if s.quiescence.is_some() {
+            m.insert(
+                "quiescence".into(),
+                names(&s.quiescence_grid(), Quiescence::label),
+            );
         }
         if let Some(tt) = &s.tt {
             if let Some(v) = &tt.enabled {
@@ -557,6 +563,52 @@ pub struct SearchSection {
     pub iterative: Option<OneOrMany<bool>>,
     /// `[search.tt]`: the transposition table (alpha-beta only).
     pub tt: Option<TtSection>,
+}
+
+impl SearchSection {
+    /// Every quiescence setting the `[search] quiescence` table lists (the grid of its lists);
+    /// `off` alone when it is absent. Settings with `enabled = false` collapse into one `off`.
+    pub fn quiescence_grid(&self) -> Vec<Quiescence> {
+        let Some(q) = &self.quiescence else {
+            return vec![Quiescence::off()];
+        };
+        let q = q.get_ref();
+        let list = |v: &Option<OneOrMany<bool>>, default: bool| -> Vec<bool> {
+            v.as_ref()
+                .map(|v| v.values().to_vec())
+                .unwrap_or_else(|| vec![default])
+        };
+        let checks = list(&q.checks, false);
+        let promotions = list(&q.promotions, true);
+        let deltas: Vec<Option<i32>> = q
+            .delta
+            .as_ref()
+            .map(|d| d.values().iter().map(|x| x.0).collect())
+            .unwrap_or_else(|| vec![None]);
+        let mut out: Vec<Quiescence> = Vec::new();
+        for &enabled in q.enabled.values() {
+            for &c in &checks {
+                for &p in &promotions {
+                    for &delta in &deltas {
+                        let one = if enabled {
+                            Quiescence {
+                                enabled,
+                                checks: c,
+                                promotions: p,
+                                delta,
+                            }
+                        } else {
+                            Quiescence::off()
+                        };
+                        if !out.contains(&one) {
+                            out.push(one);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 /// `[search.tt]`: the transposition table. Every key but `reference` may be a list (a grid

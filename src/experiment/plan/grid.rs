@@ -12,7 +12,6 @@ use crate::error::{Error, Result};
 use crate::experiment::config::{
     at, at_key, item_span, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
 };
-use crate::experiment::oneormany::OneOrMany;
 use crate::search::solver::{self, Techniques};
 use crate::search::{
     tt, Algorithm, Bounds, Ordering, Quiescence, Replacement, TieBreak, TtSpec, Variant,
@@ -54,7 +53,7 @@ impl SearchGrid {
             .unwrap_or_else(|| vec![Variant::FailSoft]);
         let solve_only = algorithms.iter().all(|&a| a == Algorithm::Solve);
         let depths = depths(path, src, file, kinds, &algorithms, solve_only)?;
-        let quiescences = quiescence_grid(s);
+        let quiescences = s.quiescence_grid();
         let orderings: Vec<Ordering> = s
             .ordering
             .as_ref()
@@ -611,50 +610,6 @@ impl Runs<'_> {
         }
         Ok(())
     }
-}
-
-/// Every quiescence setting the `[search] quiescence` table lists (the grid of its lists);
-/// `off` alone when it is absent. Settings with `enabled = false` collapse into one `off`.
-fn quiescence_grid(s: &SearchSection) -> Vec<Quiescence> {
-    let Some(q) = &s.quiescence else {
-        return vec![Quiescence::off()];
-    };
-    let q = q.get_ref();
-    let list = |v: &Option<OneOrMany<bool>>, default: bool| -> Vec<bool> {
-        v.as_ref()
-            .map(|v| v.values().to_vec())
-            .unwrap_or_else(|| vec![default])
-    };
-    let checks = list(&q.checks, false);
-    let promotions = list(&q.promotions, true);
-    let deltas: Vec<Option<i32>> = q
-        .delta
-        .as_ref()
-        .map(|d| d.values().iter().map(|x| x.0).collect())
-        .unwrap_or_else(|| vec![None]);
-    let mut out: Vec<Quiescence> = Vec::new();
-    for &enabled in q.enabled.values() {
-        for &c in &checks {
-            for &p in &promotions {
-                for &delta in &deltas {
-                    let one = if enabled {
-                        Quiescence {
-                            enabled,
-                            checks: c,
-                            promotions: p,
-                            delta,
-                        }
-                    } else {
-                        Quiescence::off()
-                    };
-                    if !out.contains(&one) {
-                        out.push(one);
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 /// The table settings of `[search.tt]`, expanded into the grid: `None` is the table off.
