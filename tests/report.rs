@@ -2344,3 +2344,98 @@ fn a_facet_with_nothing_to_draw_is_named() {
     let md = fs::read_to_string(dir.join("report.md")).unwrap();
     assert!(md.contains("not for the facet `tt=off`"), "{md}");
 }
+
+/// `[report] x_scale` is the scale of `[report] x`: nodes-vs-table keeps its log table-size axis
+/// (it was spread evenly, as categories, when x_scale = "category" was set for another column).
+#[test]
+fn x_scale_leaves_the_table_size_axis_a_log_axis() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("nvt.toml");
+    fs::write(
+        &exp,
+        "name = \"nvt\"\n[game]\nkind = \"nim\"\npositions = [\"1,2,3\"]\n[search]\n\
+         algorithm = \"alphabeta\"\ndepth = \"full\"\n[search.tt]\nentries = [16, 32, 4096]\n\
+         key_bits = [8, 64]\n[report]\nx = \"tt_key_bits\"\nx_scale = \"category\"\n\
+         series = \"tt_entries\"\ncharts = [\"nodes\", \"nodes-vs-table\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    run_exp(&exp, &out).success();
+    let svg = fs::read_to_string(out.join("charts/nodes-vs-table.svg")).unwrap();
+    assert!(
+        svg.contains("tt_entries (table entries, log scale)"),
+        "{svg}"
+    );
+    // The x column's own chart is a category axis: ticks 8 and 64 evenly spaced, no log.
+    let svg = fs::read_to_string(out.join("charts/nodes.svg")).unwrap();
+    assert!(
+        svg.contains("tt_key_bits (hash-key bits stored)\n"),
+        "{svg}"
+    );
+}
+
+/// Quiescence settings come in the order the file lists them, as other grid values do.
+#[test]
+fn quiescence_series_follow_the_file_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("q.toml");
+    fs::write(
+        &exp,
+        "name = \"q\"\n[game]\nkind = \"chess\"\npositions = [\"start\"]\n[search]\n\
+         algorithm = \"alphabeta\"\ndepth = 1\nordering = \"mvv-lva\"\n\
+         quiescence = { enabled = [true, false], checks = [true, false] }\n\
+         [report]\nseries = \"quiescence\"\ncharts = [\"nodes\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    run_exp(&exp, &out).success();
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    let rows: Vec<String> = table_rows(&md, "| quiescence | depth |")
+        .iter()
+        .map(|r| r[1].to_string())
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "quiescence=on,promotions,checks",
+            "quiescence=on,promotions",
+            "quiescence=off"
+        ],
+        "{md}"
+    );
+}
+
+/// A share chart names a group as stopped by a budget only when it would have had a share: a
+/// group without a table has no `value_wrong` to lose (minimax here, searched without one).
+#[test]
+fn share_charts_name_no_table_less_group_as_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let exp = dir.path().join("vw.toml");
+    fs::write(
+        &exp,
+        "name = \"vw\"\n[game]\nkind = \"connect4\"\npositions = [\"start\", \"4453\"]\n\
+         [search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = [2, 6]\n\
+         ordering = \"center-out\"\nmax_nodes = 3000\n[search.tt]\nenabled = true\n\
+         entries = 1024\nreference = true\n[report]\nseries = \"algorithm\"\n\
+         charts = [\"value-wrong\", \"move-wrong\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    run_exp(&exp, &out).success();
+    let runs = csv_maps(&out, "runs.csv");
+    let stopped: Vec<String> = runs
+        .iter()
+        .filter(|r| r["status"] == "budget")
+        .map(|r| format!("{} {}", r["algorithm"], r["depth"]))
+        .collect();
+    // Both minimax searches at depth 6 stop; one alpha-beta search at depth 6 does.
+    assert_eq!(stopped, ["minimax 6", "alphabeta 6", "minimax 6"]);
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("No point"), "{md}");
+    assert!(
+        md.contains(
+            "A share counts only the runs with a value in `value_wrong` (3 of the points' 4 runs"
+        ),
+        "{md}"
+    );
+}

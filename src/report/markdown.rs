@@ -281,11 +281,20 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
             "theory"
         };
         for p in &s.points {
-            let y = fmt_num(p.y);
+            let (_, mut y, mut lo, mut hi) = point_row(p);
+            if c.kind == ChartKind::Time {
+                (y, lo, hi) = (three_digits(p.y), three_digits(p.lo), three_digits(p.hi));
+            }
+            // A theory line is one value; the reference, a group of runs, has their spread.
+            let spread = if what == "reference" {
+                format!(" {lo} | {hi} |")
+            } else {
+                " | |".to_string()
+            };
             let y = if p.budget { format!("≥ {y}") } else { y };
             let _ = writeln!(
                 m,
-                "| {} ({what}) | {} | {} | | |{}",
+                "| {} ({what}) | {} | {} |{spread}{}",
                 cell(&s.label),
                 p.x_label,
                 y,

@@ -168,16 +168,27 @@ pub(super) struct Frame {
     pub(super) y1: f64,
 }
 
-/// The y range of a chart's data (points, whiskers when drawn, theory lines; on a log axis
-/// the positive values only; a bar chart's base, 1), or `None` when it has none.
+/// The y range of a chart's data (points, whiskers when drawn, theory lines: their values
+/// only, as drawn; on a log axis the positive values only; a bar chart's base, 1), or `None`
+/// when it has none.
 pub(super) fn y_data(c: &Chart) -> Option<(f64, f64)> {
     let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
-    for p in c.series.iter().chain(&c.theory).flat_map(|s| &s.points) {
-        let ys = if c.whiskers {
-            [p.lo, p.hi, p.y]
-        } else {
-            [p.y; 3]
-        };
+    let points = |ss: &'_ [super::Series], whiskers: bool| {
+        ss.iter()
+            .flat_map(|s| &s.points)
+            .map(move |p| {
+                if whiskers {
+                    [p.lo, p.hi, p.y]
+                } else {
+                    [p.y; 3]
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    for ys in points(&c.series, c.whiskers)
+        .into_iter()
+        .chain(points(&c.theory, false))
+    {
         for y in ys {
             // An overflowed theory value (b^d past f64) has no place on an axis.
             if y.is_finite() && (!c.log_y || y > 0.0) {

@@ -558,7 +558,7 @@ fn draw_title<DB: DrawingBackend>(
 /// to 28 px that `fits`, else two lines broken at the space that leaves the longer one
 /// shortest, at the largest size down to 20 px at which both fit (20 px when none does). A
 /// line that does not fit even then (a facet of an `explicit:` ordering of every move of a
-/// chess position) is cut and ends in `…`: report.md names the facet in full.
+/// chess position) loses its middle to a `…`: report.md names the facet in full.
 pub(super) fn title_lines(title: &str, fits: impl Fn(&str, u32) -> bool) -> (Vec<String>, u32) {
     let (lines, px) = title_lines_uncut(title, &fits);
     let lines = lines
@@ -568,25 +568,30 @@ pub(super) fn title_lines(title: &str, fits: impl Fn(&str, u32) -> bool) -> (Vec
     (lines, px)
 }
 
-/// `line` as it is when it `fits`, else its longest start that fits with `…` after it.
+/// `line` as it is when it `fits`, else its start and its end with `…` between, as many
+/// characters as fit (the start one longer when they are odd). The end stays: it is where a
+/// facet's value and a series' last values are, which tell charts and series apart.
 pub(super) fn cut_to_fit(line: String, fits: impl Fn(&str) -> bool) -> String {
     if fits(&line) {
         return line;
     }
     let chars: Vec<char> = line.chars().collect();
-    // The most characters that fit with the ellipsis (a fit is monotone in the length).
-    let (mut lo, mut hi) = (0, chars.len());
+    let cut = |n: usize| {
+        let head: String = chars[..n.div_ceil(2)].iter().collect();
+        let tail: String = chars[chars.len() - n / 2..].iter().collect();
+        format!("{}…{}", head.trim_end(), tail.trim_start())
+    };
+    // The most characters kept that fit with the ellipsis (a fit is monotone in the count).
+    let (mut lo, mut hi) = (0, chars.len() - 1);
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        let head: String = chars[..mid].iter().collect();
-        if fits(&format!("{head}…")) {
+        if fits(&cut(mid)) {
             lo = mid;
         } else {
             hi = mid - 1;
         }
     }
-    let head: String = chars[..lo].iter().collect();
-    format!("{}…", head.trim_end())
+    cut(lo)
 }
 
 /// `title_lines` before any line is cut.

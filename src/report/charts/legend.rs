@@ -203,8 +203,8 @@ pub(super) fn draw_legend<DB: DrawingBackend>(
                 legend_marker(legend, (x + SWATCH as i32 / 2, y), i, en.color)?
             }
         }
-        // A label too long for the canvas even at the smallest size (`legend_layout`) is cut
-        // and ends in `…`; report.md's tables name the series in full.
+        // A label too long for the canvas even at the smallest size (`legend_layout`) loses
+        // its middle to a `…`; report.md's tables name the series in full.
         let room = (WIDTH - 40).saturating_sub(SWATCH + 16 + 40);
         let label = super::draw::cut_to_fit(en.label.clone(), |t| {
             root.estimate_text_size(t, &text)

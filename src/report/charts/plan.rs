@@ -404,7 +404,13 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
         .any(|p| p.hi >= 1e4)
     {
         for c in charts.iter_mut().filter(|c| c.kind == ChartKind::Time) {
-            for p in c.series.iter_mut().flat_map(|q| q.points.iter_mut()) {
+            // The no-table reference line (x a table size) too.
+            for p in c
+                .series
+                .iter_mut()
+                .chain(c.theory.iter_mut())
+                .flat_map(|q| q.points.iter_mut())
+            {
                 (p.y, p.lo, p.hi) = (p.y / 1e3, p.lo / 1e3, p.hi / 1e3);
             }
             c.y_unit = "s";
@@ -761,8 +767,10 @@ fn chart_for(
         .collect();
     xs.sort_by(|a, b| layout.cmp_in(x, a, b, cmp_natural));
     xs.dedup();
-    let numeric_x =
-        xs.iter().all(|v| numeric(v).is_some()) && layout.x_scale != Some(XScale::Category);
+    // `[report] x_scale` is the scale of `[report] x`: nodes-vs-table's own axis, the table
+    // size, keeps its log scale under it.
+    let x_scale = if x == layout.x { layout.x_scale } else { None };
+    let numeric_x = xs.iter().all(|v| numeric(v).is_some()) && x_scale != Some(XScale::Category);
     let xpos = |v: &str| -> f64 {
         if numeric_x {
             numeric(v).unwrap_or(0.0)
@@ -791,9 +799,17 @@ fn chart_for(
     // deepening's later iterations, a longer line not yet entered), so the point would be
     // neither a value nor a floor. (Stopped at its deepest ply, it is a floor like nodes.)
     let ebf_left_out = |g: &Group| kind == ChartKind::Ebf && g.budget_short > 0;
+    // (A group without a table has no `value_wrong` or `move_wrong` to lose: not named.)
+    let table_less = |g: &Group| {
+        matches!(kind, ChartKind::ValueWrong | ChartKind::MoveWrong)
+            && g.param(s, "tt") != Some("on")
+    };
     let omitted = |g: &Group| {
         ebf_left_out(g)
-            || (kind.share_column().is_some() && g.budget > 0 && g.budget == g.rows.len())
+            || (kind.share_column().is_some()
+                && g.budget > 0
+                && g.budget == g.rows.len()
+                && !table_less(g))
     };
     // A group with no point, named for report.md: `series at x = value`.
     let named = |g: &&Group| {
@@ -847,9 +863,10 @@ fn chart_for(
                     points: vec![Point {
                         x: xs.first().map_or(1.0, |v| xpos(v)),
                         x_label: "any size".into(),
+                        // The group's spread, for report.md's table (the line draws y only).
                         y,
-                        lo: y,
-                        hi: y,
+                        lo,
+                        hi,
                         budget: g.budget > 0,
                         counted: None,
                         runs: g.rows.len(),
@@ -935,8 +952,8 @@ fn chart_for(
     };
     // Table sizes (powers of two) go on a log axis in every chart, not in nodes-vs-table only.
     let size_axis = kind == ChartKind::NodesVsTable || TABLE_SIZE_COLUMNS.contains(&x);
-    let log_x = (size_axis || layout.x_scale == Some(XScale::Log))
-        && layout.x_scale != Some(XScale::Linear)
+    let log_x = (size_axis || x_scale == Some(XScale::Log))
+        && x_scale != Some(XScale::Linear)
         && numeric_x
         && xs.iter().all(|v| numeric(v).unwrap_or(0.0) > 0.0);
     let title = chart_title(layout, kind);

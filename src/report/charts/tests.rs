@@ -286,18 +286,25 @@ fn long_titles_take_two_balanced_lines() {
         lines,
         vec!["x yyyyyyyyyyyyyyyyyy", "zzzzzzzzzzzzzzzzzzzzzzzzzz"]
     );
-    // No space: one line at the smallest size, cut to fit with an ellipsis (50 characters of
-    // 20 px: 49 and the `…`).
-    let t = "w".repeat(200);
+    // No space: one line at the smallest size, its middle cut to fit (50 characters of 20 px:
+    // 25 from the start, the `…`, 24 from the end).
+    let t = format!("{}{}", "v".repeat(100), "w".repeat(100));
     let (lines, px) = title_lines(&t, fits);
     assert_eq!(px, 20);
-    assert_eq!(lines, vec![format!("{}…", "w".repeat(49))]);
-    // Two lines, the second too long: only it is cut.
-    let t = format!("Nodes searched (ordering {})", "m,".repeat(100));
+    assert_eq!(
+        lines,
+        vec![format!("{}…{}", "v".repeat(25), "w".repeat(24))]
+    );
+    // Two lines, the second too long: only it is cut, and it keeps its end (the facet).
+    let t = format!(
+        "Nodes searched (ordering {} (branching=2)",
+        "m,".repeat(100)
+    );
     let (lines, px) = title_lines(&t, fits);
     assert_eq!(lines[0], "Nodes searched (ordering");
-    assert!(lines[1].ends_with('…') && fits(&lines[1], px), "{lines:?}");
-    assert!(!fits(&format!("{}m…", lines[1].trim_end_matches('…')), px));
+    assert!(lines[1].contains('…') && fits(&lines[1], px), "{lines:?}");
+    assert!(lines[1].ends_with("(branching=2)"), "{lines:?}");
+    assert!(!fits(&format!("{}m", lines[1]), px));
 }
 
 /// The Wilson score 95% interval of a share (Wilson 1927), checked against the closed form
