@@ -570,6 +570,23 @@ fn perft_divide_and_fen_with_moves_match_the_published_split() {
     assert_eq!(text, "depth 1: 20\ndepth 2: 600\ntotal: 600\n");
     // An illegal move in the list is an input error naming it.
     bad_fen("start moves e2e5", "move `e2e5` is not legal here");
+    // A promotion without its piece says so.
+    bad_fen(
+        "8/P1k5/K7/8/8/8/8/8 w - - 0 1 moves a7a8",
+        "a pawn reaching the last rank names the piece it becomes; allowed: a7a8q, a7a8r, a7a8b or a7a8n",
+    );
+    // No move after the fifty-move rule ended the game: a FEN clock past 100 is refused, and
+    // the moves cannot reach one either. Up to clock 100 they may.
+    let fifty = "6k1/8/6K1/8/8/8/8/R7 w - - 99 80 moves a1a2";
+    bad_fen(
+        &format!("{fifty} g8h8"),
+        "move `g8h8` comes after the fifty-move rule ended the game (halfmove clock 100)",
+    );
+    Command::cargo_bin("harness")
+        .unwrap()
+        .args(["perft", "--fen", fifty, "--depth", "1"])
+        .assert()
+        .success();
 }
 
 /// Quiet checks at the first quiescence ply find a mate that captures alone miss. Black's only

@@ -283,6 +283,17 @@ pub fn parse_uci(b: &Board, text: &str) -> Result<Move, String> {
             return Ok(c);
         }
     }
+    // A promotion written without its piece.
+    if m.promotion.is_none()
+        && legal
+            .iter()
+            .any(|c| c.from == m.from && c.to == m.to && c.promotion.is_some())
+    {
+        return Err(format!(
+            "move `{}` is not legal here: a pawn reaching the last rank names the piece it becomes; allowed: {t}q, {t}r, {t}b or {t}n",
+            super::shown(t)
+        ));
+    }
     Err(format!("move `{}` is not legal here", super::shown(t)))
 }
 
@@ -992,6 +1003,13 @@ impl Chess {
         let mut g = Chess::from_board(p.board);
         g.ops = p.ops;
         for m in &p.moves {
+            // A clock past 100 is refused in a FEN: the moves cannot reach one either.
+            if g.board().halfmove_clock() >= 100 {
+                return Err(format!(
+                    "in `moves`: move `{}` comes after the fifty-move rule ended the game (halfmove clock 100); allowed: the moves up to that point",
+                    super::shown(m)
+                ));
+            }
             let mv = parse_uci(g.board(), m).map_err(|e| format!("in `moves`: {e}"))?;
             g.make(mv);
         }
