@@ -192,6 +192,17 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
 }
 
 /// One chart: its picture, and a table of its points and lines.
+/// A point's x label, value, min and max as its table row writes them: a time chart's in three
+/// significant digits, as decimals (a search of microseconds in ms).
+fn table_numbers(c: &Chart, p: &Point) -> (String, String, String, String) {
+    let (x, y, lo, hi) = point_row(p);
+    if c.kind == ChartKind::Time {
+        (x, three_digits(p.y), three_digits(p.lo), three_digits(p.hi))
+    } else {
+        (x, y, lo, hi)
+    }
+}
+
 fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     let _ = writeln!(m, "### {}", cell(&c.title));
     if !c.facet.is_empty() {
@@ -252,11 +263,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     };
     for s in &c.series {
         for p in &s.points {
-            let (x, mut y, mut lo, mut hi) = point_row(p);
-            if c.kind == ChartKind::Time {
-                // Three significant digits, as decimals (a search of microseconds in ms).
-                (y, lo, hi) = (three_digits(p.y), three_digits(p.lo), three_digits(p.hi));
-            }
+            let (x, y, lo, hi) = table_numbers(c, p);
             let (lo, hi) = match p.counted {
                 Some((n, runs)) => (n.to_string(), runs.to_string()),
                 None => (lo, hi),
@@ -281,10 +288,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
             "theory"
         };
         for p in &s.points {
-            let (_, mut y, mut lo, mut hi) = point_row(p);
-            if c.kind == ChartKind::Time {
-                (y, lo, hi) = (three_digits(p.y), three_digits(p.lo), three_digits(p.hi));
-            }
+            let (_, y, lo, hi) = table_numbers(c, p);
             // A theory line is one value; the reference, a group of runs, has their spread.
             let spread = if what == "reference" {
                 format!(" {lo} | {hi} |")

@@ -173,27 +173,20 @@ pub(super) struct Frame {
 /// when it has none.
 pub(super) fn y_data(c: &Chart) -> Option<(f64, f64)> {
     let (mut ymin, mut ymax) = (f64::INFINITY, f64::NEG_INFINITY);
-    let points = |ss: &'_ [super::Series], whiskers: bool| {
-        ss.iter()
-            .flat_map(|s| &s.points)
-            .map(move |p| {
-                if whiskers {
-                    [p.lo, p.hi, p.y]
-                } else {
-                    [p.y; 3]
+    let drawn = c.series.iter().map(|s| (s, c.whiskers));
+    for (s, whiskers) in drawn.chain(c.theory.iter().map(|s| (s, false))) {
+        for p in &s.points {
+            let ys = if whiskers {
+                [p.lo, p.hi, p.y]
+            } else {
+                [p.y; 3]
+            };
+            for y in ys {
+                // An overflowed theory value (b^d past f64) has no place on an axis.
+                if y.is_finite() && (!c.log_y || y > 0.0) {
+                    ymin = ymin.min(y);
+                    ymax = ymax.max(y);
                 }
-            })
-            .collect::<Vec<_>>()
-    };
-    for ys in points(&c.series, c.whiskers)
-        .into_iter()
-        .chain(points(&c.theory, false))
-    {
-        for y in ys {
-            // An overflowed theory value (b^d past f64) has no place on an axis.
-            if y.is_finite() && (!c.log_y || y > 0.0) {
-                ymin = ymin.min(y);
-                ymax = ymax.max(y);
             }
         }
     }
