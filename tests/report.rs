@@ -2153,6 +2153,42 @@ fn a_theory_line_asked_for_and_not_drawn_is_named() {
     }
 }
 
+/// With no chart drawn, report.md's Charts section says why instead of standing empty:
+/// `charts = []` names none; a chart the data cannot support (no quiescence search, so no
+/// `qnodes`) is listed under "Not drawn". The charts folder holds nothing either way.
+#[test]
+fn a_report_without_charts_says_why() {
+    let cases = [
+        ("[]", "None: `[report] charts` names no chart.", false),
+        (
+            "[\"qnodes\"]",
+            "None: the data supports none of the charts `[report] charts` names.",
+            true,
+        ),
+    ];
+    for (charts, says, not_drawn) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("exp.toml");
+        fs::write(
+            &file,
+            format!("name = \"none\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 3]\n[report]\ncharts = {charts}\n"),
+        )
+        .unwrap();
+        let out = tmp.path().join("out");
+        let a = run_exp(&file, &out).success();
+        let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
+        assert!(stdout.contains("2 groups, 0 charts"), "{stdout}");
+        let md = fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(
+            md.contains(&format!("## Charts\n\n{says}\n")),
+            "{charts}: {md}"
+        );
+        assert!(!md.contains("Points are"), "{charts}: {md}");
+        assert_eq!(md.contains("Not drawn:"), not_drawn, "{charts}: {md}");
+        assert_eq!(fs::read_dir(out.join("charts")).unwrap().count(), 0);
+    }
+}
+
 /// Each chart gets a file of its own: facets whose slugs agree (`a/b` and `a-b`) and a facet
 /// too long for a file name (an `explicit:` ordering of many moves) get a hash of the facet
 /// after a slug cut to fit, and report.md links each chart to its own file; other charts keep

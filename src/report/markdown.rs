@@ -107,6 +107,34 @@ fn configuration(m: &mut String, i: &Inputs) {
 /// stopped).
 fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
     let _ = writeln!(m, "## Charts\n");
+    if i.charts.is_empty() {
+        // `charts = []`, or every chart named was refused by the data: say so rather than
+        // leave the section empty.
+        if i.skipped.is_empty() {
+            let _ = writeln!(m, "None: `[report] charts` names no chart.\n");
+        } else {
+            let _ = writeln!(
+                m,
+                "None: the data supports none of the charts `[report] charts` names.\n"
+            );
+        }
+    } else {
+        chart_points_text(m, i, budget);
+    }
+    for c in i.charts {
+        chart_section(m, i, c);
+    }
+    if !i.skipped.is_empty() {
+        let _ = writeln!(m, "Not drawn:\n");
+        for s in i.skipped {
+            let _ = writeln!(m, "- {}", s.text());
+        }
+        let _ = writeln!(m);
+    }
+}
+
+/// What the charts' points, whiskers and lines are (`budget`: the runs a budget stopped).
+fn chart_points_text(m: &mut String, i: &Inputs, budget: usize) {
     let theory_lines = i
         .charts
         .iter()
@@ -178,16 +206,6 @@ fn chart_sections(m: &mut String, i: &Inputs, budget: usize) {
              arrow, is not joined to its series' line, and its mean is written `≥ x` in the tables \
              below; summary.csv counts such runs in `budget_runs`.\n"
         );
-    }
-    for c in i.charts {
-        chart_section(m, i, c);
-    }
-    if !i.skipped.is_empty() {
-        let _ = writeln!(m, "Not drawn:\n");
-        for s in i.skipped {
-            let _ = writeln!(m, "- {}", s.text());
-        }
-        let _ = writeln!(m);
     }
 }
 
