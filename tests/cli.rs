@@ -3110,3 +3110,74 @@ fn a_title_for_a_chart_not_drawn_is_refused() {
         ],
     );
 }
+
+/// A folder path as long as `len` bytes, of components no file system refuses (at most 200
+/// bytes each), relative to the current folder.
+#[cfg(target_os = "linux")]
+fn long_relative_path(len: usize) -> PathBuf {
+    let mut parts = Vec::new();
+    let mut left = len;
+    while left > 201 {
+        parts.push("d".repeat(200));
+        left -= 201;
+    }
+    parts.push("e".repeat(left));
+    PathBuf::from(parts.join("/"))
+}
+
+/// A results folder whose path leaves no room for its chart files (Linux: 4,095 bytes a path,
+/// of which `/charts/NAME.svg.tmp` takes up to 136) is refused before anything is searched,
+/// made or written: `run` with exit 2 and nothing created, `plot` with exit 2 and the folder
+/// untouched. A path one byte shorter runs and draws its charts.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_results_folder_too_deep_for_its_charts_is_refused_up_front() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    std::fs::write(&exp, GOOD).unwrap();
+    let fits = long_relative_path(4095 - 136);
+    let over = long_relative_path(4095 - 136 + 1);
+    let run = |out: &Path| {
+        harness()
+            .current_dir(tmp.path())
+            .arg("run")
+            .arg(&exp)
+            .arg("--quiet")
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    let o = run(&over);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "the path is 3960 bytes long, and the chart files under it add up to 136 more"
+        ) && err.contains("allowed: a folder path of at most 3959 bytes; pass a shorter --out DIR"),
+        "{err}"
+    );
+    assert!(!tmp.path().join("d".repeat(200)).exists(), "nothing made");
+    let o = run(&fits);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let charts = tmp.path().join(&fits).join("charts");
+    assert!(std::fs::read_dir(&charts).unwrap().count() > 0);
+    // The same results one byte deeper: plot refuses them and leaves them as they are.
+    let deeper = tmp.path().join(&over);
+    std::fs::create_dir_all(deeper.parent().unwrap()).unwrap();
+    std::fs::rename(tmp.path().join(&fits), &deeper).unwrap();
+    let report = std::fs::read(deeper.join("report.md")).unwrap();
+    let o = harness()
+        .current_dir(tmp.path())
+        .arg("plot")
+        .arg(&over)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("plot a copy of the folder at a shorter path"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(deeper.join("report.md")).unwrap(), report);
+}

@@ -103,6 +103,39 @@ pub fn check_output_names(dir: &Path, remedy: &str) -> Result<()> {
     Ok(())
 }
 
+/// The longest path, in bytes, this system lets a program name (Linux's PATH_MAX, 4,096,
+/// counts the closing NUL; macOS's, 1,024, too); `None` where the harness does not know it.
+const PATH_MAX: Option<usize> = if cfg!(target_os = "linux") {
+    Some(4095)
+} else if cfg!(target_os = "macos") {
+    Some(1023)
+} else {
+    None
+};
+
+/// The bytes the longest path in a results folder adds to the folder's: a chart's temporary
+/// file, `/charts/STEM.svg.tmp` (the other files' names are shorter).
+const LONGEST_INSIDE: usize = "/charts/".len() + charts::MAX_STEM + ".svg.tmp".len();
+
+/// Refuses, before anything is made or written, a results folder whose path, as given
+/// (a relative one counts from the current folder, as the system reads it), leaves no room
+/// for the chart files under it: writing them would fail after the searches.
+/// `remedy`: what the message offers.
+pub fn check_path_room(dir: &Path, remedy: &str) -> Result<()> {
+    let Some(max) = PATH_MAX else {
+        return Ok(());
+    };
+    let len = dir.as_os_str().len();
+    if len + LONGEST_INSIDE <= max {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "{}: the path is {len} bytes long, and the chart files under it add up to {LONGEST_INSIDE} more (charts/NAME.svg.tmp), past this system's limit of {max} bytes a path; allowed: a folder path of at most {} bytes; {remedy}",
+        dir.display(),
+        max - LONGEST_INSIDE
+    )))
+}
+
 /// What the entry at `p` is, in a message's words (`a file`, `a folder`, `a link to nothing`,
 /// `a device, pipe or socket`), following links; `None` when nothing is there.
 pub fn entry_kind(p: &Path) -> Option<&'static str> {
@@ -757,6 +790,10 @@ pub fn build(dir: &Path) -> Result<Built> {
             dir.display()
         )));
     }
+    check_path_room(
+        dir,
+        "plot a copy of the folder at a shorter path, or give a relative path from nearer it",
+    )?;
     check_output_names(dir, "")?;
     // 1. Inputs.
     let mf = manifest::Manifest::read(dir)?;

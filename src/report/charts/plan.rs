@@ -220,7 +220,7 @@ fn key_of(s: &Summary, g: &Group, cols: &[String]) -> Vec<String> {
 
 /// The longest file stem a chart gets, in bytes: file systems allow 255 bytes a name, and the
 /// stem takes `.svg` / `.png` after it.
-const MAX_STEM: usize = 120;
+pub const MAX_STEM: usize = 120;
 
 /// Makes each chart's file stem its own and short enough for a file name. A facet's slug keeps
 /// letters and digits only, so two facets can share one (`a/b` and `a-b`, `A` and `a`), and an
