@@ -366,18 +366,26 @@ fn draw_one_series<DB: DrawingBackend, X: Axis, Y: Axis>(
                 .map_err(e)?;
         }
     }
-    chart
-        .draw_series(
-            s.points
-                .iter()
-                .filter(|p| p.budget)
-                .map(|p| budget_element!((l.shift(p.x, d), p.y), col)),
-        )
-        .map_err(e)?;
+    // A series' slot at each x: an offset on a linear axis, decades on a log one.
+    let (slot, log_slot) = (l.lin_band * l.step / l.k, l.log_band / l.k);
+    // A budget mark's floor bar: 12 px each side of its x, or less where the series' slots
+    // are narrower (many series at one x), 4 px at least.
+    let half_px = |x: f64| {
+        let half = if c.log_x { log_slot } else { slot } / 2.0;
+        let left = chart.backend_coord(&(l.shift(x, d - half), y0)).0;
+        let right = chart.backend_coord(&(l.shift(x, d + half), y0)).0;
+        ((0.4 * f64::from(right - left)) as i32).clamp(4, 12)
+    };
+    let marks: Vec<_> = s
+        .points
+        .iter()
+        .filter(|p| p.budget)
+        .map(|p| budget_element!((l.shift(p.x, d), p.y), col, half_px(p.x)))
+        .collect();
+    chart.draw_series(marks).map_err(e)?;
     // Bars (`Chart::bars`) from the reference value 1 (the minimal tree) to each measured
     // mean, as wide as most of the series' slot, under the whiskers.
     if c.bars {
-        let (slot, log_slot) = (l.lin_band * l.step / l.k, l.log_band / l.k);
         let base = 1f64.clamp(y0, y1);
         for p in s.points.iter().filter(|p| !p.budget) {
             let x = l.shift(p.x, d);
@@ -393,7 +401,9 @@ fn draw_one_series<DB: DrawingBackend, X: Axis, Y: Axis>(
                 .map_err(e)?;
         }
     }
-    let cap = 0.05 * l.step;
+    // A whisker's cap: a twentieth of the gap between x values either side, or less where
+    // many series share an x (at most 0.45 of a series' slot), so neighbouring caps stay apart.
+    let cap = (0.05 * l.step).min(0.45 * slot);
     for p in &s.points {
         if c.whiskers && p.hi > p.lo {
             let x = l.shift(p.x, d);
@@ -422,9 +432,9 @@ fn draw_one_series<DB: DrawingBackend, X: Axis, Y: Axis>(
             }
             // Caps as wide as on a linear axis of the same spacing: on a log one, a factor
             // of a twentieth of the narrowest gap (at most a twentieth of a decade) either
-            // side.
+            // side, or 0.45 of a series' slot where that is less.
             let (cl, cr) = if c.log_x {
-                let f = 10f64.powf(0.05 * l.log_step.min(1.0));
+                let f = 10f64.powf((0.05 * l.log_step.min(1.0)).min(0.45 * log_slot));
                 (x / f, x * f)
             } else {
                 (x - cap, x + cap)

@@ -178,14 +178,18 @@ pub(super) fn legend_marker<DB: DrawingBackend>(
 
 /// The budget mark at data point `$at`: a floor bar with an arrow rising from it (the mean is
 /// a lower bound). No series marker (circle, triangle, square, diamond, filled or hollow) has
-/// this shape, so a budget point is never read as a series' own point.
+/// this shape, so a budget point is never read as a series' own point. `$half`: the bar's
+/// half width in pixels, at most 12 (narrower where many series share an x, so that
+/// neighbouring marks stay apart); the arrowhead is two thirds as wide.
 macro_rules! budget_element {
-    ($at:expr, $col:expr) => {{
+    ($at:expr, $col:expr, $half:expr) => {{
         let st = $col.stroke_width(3);
+        let w: i32 = $half;
+        let head = (w * 2 / 3).max(3);
         EmptyElement::at($at)
-            + PathElement::new(vec![(-12, 0), (12, 0)], $col.stroke_width(4))
+            + PathElement::new(vec![(-w, 0), (w, 0)], $col.stroke_width(4))
             + PathElement::new(vec![(0, 0), (0, -34)], st)
-            + PathElement::new(vec![(-8, -25), (0, -35), (8, -25)], st)
+            + PathElement::new(vec![(-head, -25), (0, -35), (head, -25)], st)
     }};
 }
 pub(super) use budget_element;

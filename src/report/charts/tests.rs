@@ -540,3 +540,85 @@ fn a_theory_line_of_one_point_stays_at_its_x() {
     let wide = extent(&render_svg(&c).unwrap(), "#000000");
     assert!(wide > 2.0 * theory, "{wide} vs {theory}");
 }
+
+/// Eight series side by side at one x, each stopped by a budget there: their floor bars stay
+/// apart (narrower than the 24 px a lone series' bar takes), and so do their whisker caps.
+#[test]
+fn budget_marks_and_caps_of_many_series_stay_apart() {
+    let mut c = category_chart(&["a"]);
+    c.categories = None;
+    c.lines = true;
+    let template = c.series[0].clone();
+    c.series = (0..8)
+        .map(|i| {
+            let mut s = template.clone();
+            s.label = format!("s{i}");
+            s.style = i;
+            let at = |x: f64, budget: bool| Point {
+                x,
+                budget,
+                y: 100.0,
+                lo: 50.0,
+                hi: 200.0,
+                ..template.points[0].clone()
+            };
+            s.points = vec![at(1.0, false), at(2.0, true)];
+            s
+        })
+        .collect();
+    register_font().unwrap();
+    let mut svg = String::new();
+    {
+        let root =
+            SVGBackend::with_string(&mut svg, (WIDTH, canvas_height(&c))).into_drawing_area();
+        draw(&root, &c).unwrap();
+    }
+    // Horizontal segments of stroke width `w`: (y, left, right), by their left end.
+    let segments = |w: &str| {
+        let mut out: Vec<(i64, i64, i64)> = svg
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| p.contains(&format!("stroke-width=\"{w}\"")))
+            .filter_map(|p| {
+                let pts = p.split("points=\"").nth(1)?.split('"').next()?;
+                let xy: Vec<(i64, i64)> = pts
+                    .split_whitespace()
+                    .map(|q| {
+                        let (x, y) = q.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect();
+                (xy.len() == 2 && xy[0].1 == xy[1].1 && xy[0].0 < xy[1].0)
+                    .then(|| (xy[0].1, xy[0].0, xy[1].0))
+            })
+            .collect();
+        out.sort_by_key(|&(y, l, _)| (y, l));
+        out
+    };
+    let apart = |segs: &[(i64, i64, i64)], what: &str| {
+        for w in segs.windows(2) {
+            if w[0].0 == w[1].0 {
+                assert!(w[0].2 < w[1].1, "{what} overlap: {w:?}");
+            }
+        }
+    };
+    // The floor bars (width 4): the eight in the plot share one y; the legend's is elsewhere.
+    let bars = segments("4");
+    let plot_bars: Vec<_> = bars
+        .iter()
+        .filter(|b| bars.iter().filter(|o| o.0 == b.0).count() == 8)
+        .copied()
+        .collect();
+    assert_eq!(plot_bars.len(), 8, "{bars:?}");
+    assert!(plot_bars.iter().all(|b| b.2 - b.1 < 24), "{plot_bars:?}");
+    apart(&plot_bars, "floor bars");
+    // The whisker caps (width 2), at both x: sixteen at the y of 50 and sixteen at 200.
+    let caps = segments("2");
+    let rows: Vec<_> = caps
+        .iter()
+        .filter(|s| caps.iter().filter(|o| o.0 == s.0).count() == 16)
+        .copied()
+        .collect();
+    assert_eq!(rows.len(), 32, "{caps:?}");
+    apart(&rows, "whisker caps");
+}
