@@ -595,30 +595,26 @@ fn budget_marks_and_caps_of_many_series_stay_apart() {
         out.sort_by_key(|&(y, l, _)| (y, l));
         out
     };
-    let apart = |segs: &[(i64, i64, i64)], what: &str| {
-        for w in segs.windows(2) {
-            if w[0].0 == w[1].0 {
-                assert!(w[0].2 < w[1].1, "{what} overlap: {w:?}");
+    // The segments of width `w` in rows of `n` at one y, `rows` such rows, each row's
+    // segments apart from one another.
+    let rows_apart = |w: &str, n: usize, rows: usize, what: &str| {
+        let all = segments(w);
+        let kept: Vec<_> = all
+            .iter()
+            .filter(|s| all.iter().filter(|o| o.0 == s.0).count() == n)
+            .copied()
+            .collect();
+        assert_eq!(kept.len(), n * rows, "{what}: {all:?}");
+        for p in kept.windows(2) {
+            if p[0].0 == p[1].0 {
+                assert!(p[0].2 < p[1].1, "{what} overlap: {p:?}");
             }
         }
+        kept
     };
     // The floor bars (width 4): the eight in the plot share one y; the legend's is elsewhere.
-    let bars = segments("4");
-    let plot_bars: Vec<_> = bars
-        .iter()
-        .filter(|b| bars.iter().filter(|o| o.0 == b.0).count() == 8)
-        .copied()
-        .collect();
-    assert_eq!(plot_bars.len(), 8, "{bars:?}");
-    assert!(plot_bars.iter().all(|b| b.2 - b.1 < 24), "{plot_bars:?}");
-    apart(&plot_bars, "floor bars");
+    let bars = rows_apart("4", 8, 1, "floor bars");
+    assert!(bars.iter().all(|b| b.2 - b.1 < 24), "{bars:?}");
     // The whisker caps (width 2), at both x: sixteen at the y of 50 and sixteen at 200.
-    let caps = segments("2");
-    let rows: Vec<_> = caps
-        .iter()
-        .filter(|s| caps.iter().filter(|o| o.0 == s.0).count() == 16)
-        .copied()
-        .collect();
-    assert_eq!(rows.len(), 32, "{caps:?}");
-    apart(&rows, "whisker caps");
+    rows_apart("2", 16, 2, "whisker caps");
 }
