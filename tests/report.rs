@@ -965,6 +965,35 @@ fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
     harness().arg("plot").arg(&out_dir).assert().success();
 }
 
+/// A run stopped after it wrote runs.csv and before its end time (made here by taking the end
+/// out of a finished run's manifest and moving its start before runs.csv was written): `plot`
+/// refuses it as unfinished, and says runs.csv is that run's, not an earlier one's.
+#[test]
+fn plot_of_a_run_stopped_after_its_runs_csv_says_it_wrote_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    fs::write(
+        &exp,
+        "name = \"late\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n",
+    )
+    .unwrap();
+    let out_dir = tmp.path().join("out");
+    run_exp(&exp, &out_dir).success();
+    let path = out_dir.join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    m["started"] = "2001-01-01T00:00:00Z".into();
+    m["finished"] = serde_json::Value::Null;
+    m["runs"] = serde_json::Value::Null;
+    fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    let out = harness().arg("plot").arg(&out_dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("(started 2001-01-01T00:00:00Z) did not finish, though it wrote runs.csv"),
+        "{err}"
+    );
+}
+
 /// A committed results folder's runs.csv, experiment.toml and manifest.json, copied to a
 /// temporary folder and plotted there: (the temporary folder, the results folder in it).
 fn plot_copy(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {

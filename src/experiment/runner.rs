@@ -416,12 +416,12 @@ pub fn prepare_output(dir: &Path) -> Result<()> {
             d.display()
         ))
     };
-    // A file (or a device, a pipe, a link to nothing) where the folder, or one of the
-    // folders above it, should be.
     crate::report::check_path_room(
         dir,
         "pass a shorter --out DIR; a relative one counts from the current folder",
     )?;
+    // A file (or a device, a pipe, a link to nothing) where the folder, or one of the
+    // folders above it, should be.
     let not_folder = |p: &&Path| crate::report::entry_kind(p).is_some_and(|k| k != "a folder");
     if let Some(file) = dir.ancestors().find(not_folder) {
         let kind = crate::report::entry_kind(file).unwrap_or("a file");

@@ -904,10 +904,18 @@ pub fn build(dir: &Path) -> Result<Built> {
 /// there is one, is not that run's.
 fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
     if let Some(m) = mf.filter(|m| m.finished.is_none()) {
-        let runs = if dir.join("runs.csv").exists() {
-            "so runs.csv is from an earlier run"
-        } else {
-            "and wrote no runs.csv"
+        // A runs.csv written after the run began (in a later second: stamps have whole
+        // seconds) is its own: the run was stopped between writing it and its end time.
+        let written = std::fs::metadata(dir.join("runs.csv")).ok().map(|md| {
+            md.modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .is_some_and(|d| manifest::utc(d.as_secs()) > m.started)
+        });
+        let runs = match written {
+            Some(true) => "though it wrote runs.csv (it stopped before writing its end time)",
+            Some(false) => "so runs.csv is from an earlier run",
+            None => "and wrote no runs.csv",
         };
         let partial = if dir.join("runs.csv.partial").exists() {
             " (a rerun of the same experiment by the same build resumes from the runs the last one finished, kept in runs.csv.partial)"
