@@ -909,3 +909,137 @@ fn counters_of_a_search_counted_by_hand() {
         (12, 5, 0)
     );
 }
+
+/// Counters an independent model reproduced: Python programs written from the README alone
+/// (no harness code) that matched runs.csv on every row of grids of 2,830 tic-tac-toe, 13,130
+/// Nim and 4,488 Connect Four runs (2026-12-06). Pinned here so that a change to killers,
+/// history, the table's slots and schemes, or iterative deepening cannot move them unseen.
+/// Connect Four keys are exact bitboards, so that model follows the table slot by slot: 64
+/// entries and 12 key bits give overwrites, collisions and false hits, which differ by scheme.
+#[test]
+fn counters_equal_independent_models() {
+    // Full tic-tac-toe (depth-penalty scale), fail-soft, no table: (ordering, nodes, cutoffs,
+    // first-move cutoffs, cutoffs credited to killers, to history).
+    for (ordering, nodes, cutoffs, first, killer, history) in [
+        ("killer", 8_038, 3_142, 2_652, 2_175, 0),
+        ("history", 13_050, 4_832, 3_264, 0, 4_823),
+        ("killer+history", 7_859, 3_070, 2_590, 2_079, 982),
+        ("killer+static", 5_587, 2_170, 1_836, 1_478, 0),
+    ] {
+        let mut g = TicTacToe::new(Scale::DepthPenalty);
+        let r = search(&mut g, &spec(9, Variant::FailSoft, ordering, None), 1).unwrap();
+        let c = r.counters;
+        assert_eq!(r.value, 0, "{ordering}");
+        assert_eq!(
+            (c.nodes, c.cutoffs, c.first_move_cutoffs),
+            (nodes, cutoffs, first),
+            "{ordering}"
+        );
+        assert_eq!(
+            (c.cutoffs_killer, c.cutoffs_history),
+            (killer, history),
+            "{ordering}"
+        );
+    }
+    // Nim 2,3,4,5 to depth 7, fail-soft, tt+killer+history+static, 2^20 entries: a position
+    // recurs at other plies and depths (1,056 stores fill 334 entries), so entries deeper than
+    // the node move its window (README: the stored bound is judged against the node's own
+    // window, moved only by a deeper entry). No key shares a slot, so `always` and `depth`
+    // agree. [nodes, leaves, interior, cutoffs, probes, hits, table cutoffs, stores,
+    // occupancy, cutoffs credited to the table, killers, history].
+    for scheme in [Replacement::Always, Replacement::Depth] {
+        let mut g = Nim::parse_position(false, "2,3,4,5").unwrap();
+        let s = spec(
+            7,
+            Variant::FailSoft,
+            "tt+killer+history+static",
+            Some(tt(1 << 20, scheme)),
+        );
+        let r = search(&mut g, &s, 1).unwrap();
+        let c = r.counters;
+        assert_eq!(r.value, 0, "{scheme:?}");
+        assert_eq!(
+            [
+                c.nodes,
+                c.leaves,
+                c.interior,
+                c.cutoffs,
+                c.tt_probes,
+                c.tt_hits,
+                c.tt_cutoffs,
+                c.tt_stores,
+                c.tt_occupancy,
+                c.cutoffs_tt,
+                c.cutoffs_killer,
+                c.cutoffs_history
+            ],
+            [3_121, 771, 1_056, 671, 2_350, 2_016, 1_294, 1_056, 334, 363, 202, 97],
+            "{scheme:?}"
+        );
+        assert_eq!((c.tt_overwrites, c.tt_collisions), (0, 0), "{scheme:?}");
+    }
+    // Connect Four from the empty board, depth 7 by iterative deepening, fail-soft,
+    // killer+history+center-out, 64 entries, 12 key bits: (scheme, value, iteration nodes,
+    // [probes, hits, table cutoffs, stores, overwrites, collisions, occupancy], credited
+    // cutoffs [table, killer, history]).
+    type Row = (Replacement, i32, [u64; 7], [u64; 7], [u64; 3]);
+    let rows: [Row; 4] = [
+        (
+            Replacement::Always,
+            9,
+            [8, 21, 76, 160, 492, 1_034, 5_023],
+            [2_693, 473, 410, 2_283, 2_160, 2_156, 64],
+            [41, 1_461, 63],
+        ),
+        (
+            Replacement::Depth,
+            9,
+            [8, 21, 76, 164, 511, 1_046, 4_343],
+            [2_104, 191, 95, 539, 379, 1_849, 64],
+            [61, 1_232, 53],
+        ),
+        (
+            Replacement::TwoTier,
+            9,
+            [8, 21, 76, 161, 494, 952, 5_787],
+            [2_822, 387, 323, 2_499, 2_371, 2_403, 64],
+            [39, 1_595, 79],
+        ),
+        (
+            Replacement::Bucket,
+            11,
+            [8, 21, 76, 159, 464, 925, 3_506],
+            [1_878, 273, 215, 1_663, 1_552, 1_589, 64],
+            [32, 1_032, 39],
+        ),
+    ];
+    for (scheme, value, iterations, table, credited) in rows {
+        let mut t = tt(64, scheme);
+        t.key_bits = 12;
+        let mut s = spec(7, Variant::FailSoft, "killer+history+center-out", Some(t));
+        s.iterative = true;
+        let r = search(&mut Connect4::new(7, 6), &s, 1).unwrap();
+        let c = r.counters;
+        assert_eq!(r.value, value, "{scheme:?}");
+        assert_eq!(iteration_nodes(&r), iterations, "{scheme:?}");
+        assert_eq!(c.nodes, iterations.iter().sum::<u64>(), "{scheme:?}");
+        assert_eq!(
+            [
+                c.tt_probes,
+                c.tt_hits,
+                c.tt_cutoffs,
+                c.tt_stores,
+                c.tt_overwrites,
+                c.tt_collisions,
+                c.tt_occupancy
+            ],
+            table,
+            "{scheme:?}"
+        );
+        assert_eq!(
+            [c.cutoffs_tt, c.cutoffs_killer, c.cutoffs_history],
+            credited,
+            "{scheme:?}"
+        );
+    }
+}
