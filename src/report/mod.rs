@@ -901,7 +901,8 @@ pub fn build(dir: &Path) -> Result<Built> {
 
 /// Refuses a folder whose last `harness run` did not finish. The manifest is rewritten with its
 /// end time only after runs.csv is in place, so a manifest without one means runs.csv, if
-/// there is one, is not that run's.
+/// there is one, is an earlier run's, or this run's written just before it was stopped
+/// (told apart by when runs.csv was written).
 fn check_finished(dir: &Path, mf: Option<&manifest::Manifest>) -> Result<()> {
     if let Some(m) = mf.filter(|m| m.finished.is_none()) {
         // A runs.csv written after the run began (in a later second: stamps have whole
