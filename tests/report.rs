@@ -22,6 +22,17 @@ fn run_exp(exp: &Path, out_dir: &Path) -> assert_cmd::assert::Assert {
         .assert()
 }
 
+/// Writes `text` as exp.toml in a new temporary folder and runs it into `out` there, which
+/// must succeed: (the temporary folder, the results folder, the run's assert).
+fn run_text(text: &str) -> (tempfile::TempDir, PathBuf, assert_cmd::assert::Assert) {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    fs::write(&exp, text).unwrap();
+    let out_dir = tmp.path().join("out");
+    let a = run_exp(&exp, &out_dir).success();
+    (tmp, out_dir, a)
+}
+
 /// Every file under `dir`, relative path -> bytes, sorted.
 fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
@@ -970,15 +981,9 @@ fn plot_refuses_runs_left_by_an_earlier_run_of_the_same_name() {
 /// refuses it as unfinished, and says runs.csv is that run's, not an earlier one's.
 #[test]
 fn plot_of_a_run_stopped_after_its_runs_csv_says_it_wrote_it() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("exp.toml");
-    fs::write(
-        &exp,
+    let (_tmp, out_dir, _) = run_text(
         "name = \"late\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n",
-    )
-    .unwrap();
-    let out_dir = tmp.path().join("out");
-    run_exp(&exp, &out_dir).success();
+    );
     let path = out_dir.join("manifest.json");
     let mut m: serde_json::Value =
         serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
@@ -1811,15 +1816,9 @@ fn plot_refuses_a_manifest_time_harness_did_not_write() {
 /// those become the dashed "no table" line, as in nodes-vs-table, not a category `none`.
 #[test]
 fn a_table_size_x_stays_a_log_axis_with_runs_without_a_table() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("exp.toml");
-    fs::write(
-        &exp,
+    let (_tmp, out_dir, _) = run_text(
         "name = \"sz\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n[search.tt]\nenabled = [false, true]\nentries = [16, 256, 65536]\n[report]\nx = \"tt_entries\"\n",
-    )
-    .unwrap();
-    let out_dir = tmp.path().join("out");
-    run_exp(&exp, &out_dir).success();
+    );
     for chart in ["nodes", "ebf", "nodes-vs-table"] {
         let svg = fs::read_to_string(out_dir.join(format!("charts/{chart}.svg"))).unwrap();
         assert!(
@@ -2196,15 +2195,7 @@ fn a_report_without_charts_says_why() {
         ),
     ];
     for (charts, says, not_drawn) in cases {
-        let tmp = tempfile::tempdir().unwrap();
-        let file = tmp.path().join("exp.toml");
-        fs::write(
-            &file,
-            format!("name = \"none\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 3]\n[report]\ncharts = {charts}\n"),
-        )
-        .unwrap();
-        let out = tmp.path().join("out");
-        let a = run_exp(&file, &out).success();
+        let (_tmp, out, a) = run_text(&format!("name = \"none\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, 3]\n[report]\ncharts = {charts}\n"));
         let stdout = String::from_utf8_lossy(&a.get_output().stdout).to_string();
         assert!(stdout.contains("2 groups, 0 charts"), "{stdout}");
         let md = fs::read_to_string(out.join("report.md")).unwrap();
