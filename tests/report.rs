@@ -1248,15 +1248,56 @@ fn a_label_for_no_series_is_an_error() {
         assert!(err.contains(want), "{want:?} missing: {err}");
     }
     assert!(!out.join("runs.csv").exists(), "nothing searched");
-    // With depth = "full" the search decides the depths, and so the series: the error comes
-    // after it, at the results folder's copy, and the runs are kept.
+    // With depth = "full" too: the depths are resolved against the positions before the
+    // search, as the search resolves them.
     fs::write(&exp, text.replace("depth = 2", "depth = \"full\"")).unwrap();
     let o = run_exp(&exp, &out).code(2);
     let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
-    for want in ["out/experiment.toml:11:12", "`statc` names no series"] {
+    for want in ["exp.toml:11:12", "`statc` names no series"] {
         assert!(err.contains(want), "{want:?} missing: {err}");
     }
-    assert!(out.join("runs.csv").exists(), "the runs are kept");
+    assert!(!err.contains("out/experiment.toml"), "{err}");
+    assert!(!out.join("runs.csv").exists(), "nothing searched");
+}
+
+/// A log x axis over `depth = "full"` takes the depths the search will use (6 plies from
+/// `x.o.x....`, the height of a uniform tree), not a placeholder: it is drawn, and a depth
+/// that is really 0 (a finished position) is refused before the search.
+#[test]
+fn a_log_axis_over_full_depths_sees_the_resolved_depths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    let ttt = "name = \"lg\"\n[game]\nkind = \"tictactoe\"\npositions = [\"x.o.x....\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = [2, \"full\"]\nordering = \"natural\"\n[report]\nx_scale = \"log\"\n";
+    let uniform = "name = \"lg\"\n[game]\nkind = \"uniform\"\nbranching = 2\nheight = 3\n[search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\nordering = \"natural\"\n[report]\nx_scale = \"log\"\n";
+    for (text, depths) in [(ttt, &["2", "6"][..]), (uniform, &["3"][..])] {
+        let out = tmp.path().join("out");
+        fs::write(&exp, text).unwrap();
+        run_exp(&exp, &out).code(0);
+        let csv = fs::read_to_string(out.join("runs.csv")).unwrap();
+        let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+        let di = rdr
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == "depth")
+            .unwrap();
+        let mut got: Vec<String> = rdr.records().map(|r| r.unwrap()[di].to_string()).collect();
+        got.sort();
+        assert_eq!(got, depths);
+        assert!(out.join("charts/nodes.svg").exists());
+        fs::remove_dir_all(&out).unwrap();
+    }
+    // From a won board "full" is 0 plies, which no log axis holds: refused up front.
+    let won = ttt.replace("x.o.x....", "xxxoo....");
+    fs::write(&exp, won).unwrap();
+    let out = tmp.path().join("out");
+    let o = run_exp(&exp, &out).code(2);
+    let err = String::from_utf8_lossy(&o.get_output().stderr).to_string();
+    assert!(
+        err.contains("exp.toml:10:1: [report] x_scale = \"log\": x = `depth` has the value `0`"),
+        "{err}"
+    );
+    assert!(!out.join("runs.csv").exists(), "nothing searched");
 }
 
 /// Two series of one chart under one legend text are an error at the label that made them

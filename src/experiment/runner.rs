@@ -359,16 +359,18 @@ pub fn place_table_error(e: Error, path: &Path, src: &str) -> Error {
     config::at(path, src, at..at, format!("[search.tt] {key}: {msg}"))
 }
 
-/// The plan's runs as records with empty results (depth `full` as 0): what runs.csv's
-/// columns will be, before anything is searched.
+/// The plan's runs as records with empty results (depth `full` resolved against each
+/// position): what runs.csv's parameter columns will be, before anything is searched.
 pub fn blank_records(plan: &Plan) -> Vec<RunRecord> {
     plan.runs
         .iter()
         .map(|run| RunRecord {
             run: run.clone(),
+            // `full` resolved as the search resolves it, so that the layout's checks (a log
+            // x axis, the series' labels) see the depths runs.csv will hold.
             depth: match run.depth {
                 Depth::Plies(d) => d,
-                Depth::Full => 0,
+                Depth::Full => search_depth(run).unwrap_or(0),
             },
             theory_depth: 0,
             status: Status::Ok,

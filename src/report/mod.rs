@@ -360,16 +360,10 @@ pub fn check_layout(
     let t = table::from_parts(header, rows);
     let s = summary::summarize(&t);
     let layout = resolve_layout(section, &s, path, src)?;
-    // The series are known before the search, unless a depth is `full`: the search resolves
-    // it per position, and depth may then vary and name series (checked after the search).
-    if !records
-        .iter()
-        .any(|r| r.run.depth == crate::experiment::config::Depth::Full)
-    {
-        let pooled = pooled(&t, &layout);
-        check_labels(pooled.as_ref().unwrap_or(&s), &layout, path, src)?;
-    }
-    Ok(())
+    // The series are known before the search (a depth `full` resolved per position, as the
+    // search resolves it).
+    let pooled = pooled(&t, &layout);
+    check_labels(pooled.as_ref().unwrap_or(&s), &layout, path, src)
 }
 
 /// The summary the charts draw: grouped again with the `pool` columns blanked, so that the
