@@ -1043,6 +1043,22 @@ fn an_ordering_term_or_move_written_twice_is_refused() {
             "the orderings `explicit:04,00` and `explicit:4,0` are one ordering, `explicit:4,0` in the game's notation; allowed: each ordering once",
         ],
     );
+    // Or split one list into two, one after the other: the first term ranks 4, the second
+    // 0 among the rest, as the one list does.
+    bad(
+        "ordering = \"natural\"",
+        "ordering = [\"explicit:4,0\", \"explicit:4+explicit:0\"]",
+        &[
+            "exp.toml:11:29:",
+            "are one ordering, `explicit:4,0` in the game's notation (explicit lists one after the other rank as one list); allowed: each ordering once",
+        ],
+    );
+    // Apart, with another term between them, they are two orderings.
+    good_run(&GOOD.replacen(
+        "ordering = \"natural\"",
+        "ordering = [\"explicit:4,0\", \"explicit:4+static+explicit:0\"]",
+        1,
+    ));
 }
 
 /// The TOML reader's own grammar messages get what is allowed: a key's characters, a

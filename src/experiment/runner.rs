@@ -241,7 +241,8 @@ fn first_invalid(plan: &Plan) -> Option<(&Run, String, Option<&Run>)> {
 
 /// Two orderings of a grid that are one ordering under two names are one ordering searched
 /// twice: an explicit list that spells its moves two ways (`explicit:4` and `explicit:04` in
-/// Connect Four), or chess's `static` order also named `mvv-lva`. Each is compared in its
+/// Connect Four) or splits into consecutive lists (`explicit:4,0` and `explicit:4+explicit:0`),
+/// or chess's `static` order also named `mvv-lva`. Each is compared in its
 /// canonical form (`canonical_ordering`). The two runs (in key order) and the reason.
 fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
     use crate::search::{OrderTerm, Ordering};
@@ -272,6 +273,8 @@ fn same_orderings(plan: &Plan) -> Option<(&Run, &Run, String)> {
                 let mvv = |o: &Ordering| o.has(&OrderTerm::MvvLva);
                 let why = if mvv(&first.ordering) != mvv(&run.ordering) {
                     "`mvv-lva` is chess's `static` under its usual name".to_string()
+                } else if split_explicit(&first.ordering) || split_explicit(&run.ordering) {
+                    format!("`{canonical}` in the game's notation (explicit lists one after the other rank as one list)")
                 } else {
                     format!("`{canonical}` in the game's notation")
                 };
@@ -308,8 +311,26 @@ fn canonical_ordering(run: &Run) -> std::result::Result<crate::search::Ordering,
                 *t = t.canonical().clone();
             }
         }
-        Ok(crate::search::Ordering { terms })
+        // Consecutive explicit lists are one list: `explicit:4+explicit:0` ranks 4, then 0,
+        // then the rest, as `explicit:4,0` does.
+        let mut merged: Vec<OrderTerm> = Vec::with_capacity(terms.len());
+        for t in terms {
+            match (merged.last_mut(), t) {
+                (Some(OrderTerm::Explicit(a)), OrderTerm::Explicit(b)) => a.extend(b),
+                (_, t) => merged.push(t),
+            }
+        }
+        Ok(crate::search::Ordering { terms: merged })
     })
+}
+
+/// Whether the ordering writes two explicit lists one after the other (one list, as
+/// `canonical_ordering` reads them).
+fn split_explicit(o: &crate::search::Ordering) -> bool {
+    use crate::search::OrderTerm;
+    o.terms
+        .windows(2)
+        .any(|w| matches!(w, [OrderTerm::Explicit(_), OrderTerm::Explicit(_)]))
 }
 
 /// `validate_plan` for the experiment file at `path` (text `src`): an error names the file and
