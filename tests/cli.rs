@@ -2813,6 +2813,41 @@ fn lists_where_a_table_goes_and_unused_quiescence_options_are_refused() {
         );
     }
     good_run(&(GOOD.to_string() + "quiescence = { enabled = [false, true] }\n"));
+    // Beside chess the options shape the chess runs; tic-tac-toe's take quiescence off or
+    // on with the defaults, once each.
+    let mixed = GOOD.replacen(
+        "kind = \"tictactoe\"",
+        "kind = [\"chess\", \"tictactoe\"]",
+        1,
+    ) + "quiescence = { enabled = [false, true], checks = [false, true] }\n";
+    let tmp = good_run(&mixed);
+    let csv = std::fs::read_to_string(tmp.path().join("out/runs.csv")).unwrap();
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    let h = rdr.headers().unwrap().clone();
+    let (gi, qi) = (
+        h.iter().position(|c| c == "game").unwrap(),
+        h.iter().position(|c| c == "quiescence").unwrap(),
+    );
+    let mut got: Vec<(String, String)> = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (r[gi].to_string(), r[qi].to_string())
+        })
+        .collect();
+    got.sort();
+    let want = [
+        ("chess", "off"),
+        ("chess", "on,promotions"),
+        ("chess", "on,promotions,checks"),
+        ("tictactoe", "off"),
+        ("tictactoe", "on,promotions"),
+    ];
+    let want: Vec<(String, String)> = want
+        .iter()
+        .map(|(g, q)| (g.to_string(), q.to_string()))
+        .collect();
+    assert_eq!(got, want);
     // With only solve runs the fix is to drop quiescence: the solver has none.
     bad_text(
         &(GOOD.replacen(

@@ -34,6 +34,17 @@ impl Quiescence {
         Quiescence::default()
     }
 
+    /// Quiescence on with every option at its default (no checks, promotions, no delta
+    /// pruning): all it is on a game without noisy moves, where it stands pat.
+    pub fn stand_pat() -> Self {
+        Quiescence {
+            enabled: true,
+            checks: false,
+            promotions: true,
+            delta: None,
+        }
+    }
+
     /// Canonical text: `off`, or `on` with its settings, e.g. `on,promotions,delta=200`.
     pub fn label(&self) -> String {
         if !self.enabled {

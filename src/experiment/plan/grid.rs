@@ -262,6 +262,17 @@ impl SearchGrid {
                                     for &iterative in &a.iteratives {
                                         for &tt in &a.tables {
                                             for &quiescence in &a.quiescences {
+                                                // Only chess has noisy moves for the options
+                                                // to choose among: another game's run takes
+                                                // quiescence on or off, with the defaults (one
+                                                // run for every setting that differs in them).
+                                                let quiescence = if quiescence.enabled
+                                                    && setup.kind() != GameKind::Chess
+                                                {
+                                                    Quiescence::stand_pat()
+                                                } else {
+                                                    quiescence
+                                                };
                                                 runs.add(Run {
                                                     key: String::new(),
                                                     seed: 0,
@@ -395,8 +406,10 @@ fn unused_settings(
                 format!("[search] quiescence {key}: enabled = false turns quiescence search off in every run, so no run has one that {key} would shape; {fix}"),
             );
         }
-        // No noisy moves: the options choose among moves the game does not have.
-        if let Some(kind) = kinds.iter().find(|&&k| k != GameKind::Chess) {
+        // No noisy moves: the options choose among moves the game does not have. (Beside
+        // chess the options shape its runs; the other games' runs take quiescence as it is on
+        // or off, `Grid::expand`.)
+        if let Some(kind) = kinds.first().filter(|_| !kinds.contains(&GameKind::Chess)) {
             if let Some(key) = first_set(true, &shaped) {
                 let name = kind.name();
                 return refuse(
