@@ -1066,6 +1066,23 @@ fn an_ordering_term_or_move_written_twice_is_refused() {
 /// past the reader's limit.
 #[test]
 fn toml_grammar_errors_say_what_is_allowed() {
+    // A section given twice, or as a key and a header.
+    bad(
+        "[search]\n",
+        "[search]\nalgorithm = \"alphabeta\"\n[search]\n",
+        &[
+            "exp.toml:10:1:",
+            "the section [search] is given twice (or also as a key `search = { ... }` written before it); allowed: each section once, its keys under one header",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\ntt = { enabled = true }\n[search.tt] # again\nentries = 64",
+        &[
+            "exp.toml:13:1:",
+            "the section [search.tt] is given twice (or also as a key `tt = { ... }` written before it)",
+        ],
+    );
     bad(
         "kind = ",
         "kïnd = ",
@@ -1292,7 +1309,25 @@ fn type_errors_name_the_key_in_plain_words() {
     bad(
         "ordering = \"natural\"",
         "ordering = \"natural\"\niterative = \"yes\"",
-        &["exp.toml:12:", "`iterative`", "expected a boolean"],
+        &[
+            "exp.toml:12:",
+            "`iterative`",
+            "expected a boolean; allowed: true or false, without quotes",
+        ],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "positions = \"4,0\"",
+        &[
+            "exp.toml:6:13: `positions`: invalid type: string \"4,0\", expected a sequence; allowed: a list in brackets, e.g. positions = [\"4,0\", \"start\"]",
+        ],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\nlabels = [\"a\"]",
+        &[
+            "exp.toml:13:10: `labels`: invalid type: sequence, expected a map; allowed: a table in braces, e.g. labels = { natural = \"plain order\" }",
+        ],
     );
     bad(
         "ordering = \"natural\"",

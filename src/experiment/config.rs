@@ -1437,6 +1437,11 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 } else {
                     msg
                 };
+                let msg = if msg.starts_with("invalid type:") && !msg.contains("allowed") {
+                    format!("{msg}{}", type_hint(&msg, leaf))
+                } else {
+                    msg
+                };
                 let msg = match key {
                     Some(ref key) if !msg.contains(&format!("`{key}`")) => format!("`{key}`: {msg}"),
                     _ => msg,
@@ -1455,6 +1460,33 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
             None => Error::input(format!("{}: {msg}", path.display())),
         }
     })
+}
+
+/// What is allowed, for serde's "invalid type: …, expected …" that no key-specific rewrite
+/// has explained: how a value of the expected kind is written (`leaf`: the key's last part).
+fn type_hint(msg: &str, leaf: Option<&str>) -> String {
+    let expected = msg.rsplit(", expected ").next().unwrap_or("");
+    match expected {
+        "a boolean" => "; allowed: true or false, without quotes".to_string(),
+        "a map" => format!(
+            "; allowed: a table in braces, e.g. {}",
+            match leaf {
+                Some("labels") => "labels = { natural = \"plain order\" }",
+                Some("titles") => "titles = { nodes = \"Nodes by depth\" }",
+                _ => "{ key = value, ... }",
+            }
+        ),
+        "a sequence" => format!(
+            "; allowed: a list in brackets, e.g. {}",
+            match leaf {
+                Some("positions") => "positions = [\"4,0\", \"start\"]",
+                Some("range") => "range = [-100, 100] (lo, hi)",
+                Some(k) => return format!("; allowed: a list in brackets, `{k} = [...]`"),
+                None => "[1, 2]",
+            }
+        ),
+        _ => String::new(),
+    }
 }
 
 /// For a number past its key's type at `pos` (too large, or too small when negative), whose
@@ -1682,6 +1714,28 @@ fn syntax_hint(
         let name = dup.split('`').next().unwrap_or("");
         return Some(format!(
             "`{name}` is given twice in its table; allowed: each key or section once (a grid is one key with a list of values)"
+        ));
+    }
+    if msg.starts_with("invalid table header; duplicate key `") {
+        // The header as written on its line (`[search.tt]`), the key the table's last part.
+        let header = src[line_start..]
+            .lines()
+            .next()
+            .unwrap_or("")
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .trim();
+        let last = header
+            .trim_matches(['[', ']'])
+            .rsplit('.')
+            .next()
+            .unwrap_or("")
+            .trim();
+        return Some(format!(
+            "the section {} is given twice (or also as a key `{}` written before it); allowed: each section once, its keys under one header",
+            shown(header),
+            shown(&format!("{last} = {{ ... }}"))
         ));
     }
     if msg == "invalid table header; expected `.`, `]`" {
