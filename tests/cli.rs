@@ -777,6 +777,22 @@ fn a_grid_too_large_is_refused_before_its_positions_are_built() {
     );
 }
 
+/// Random openings whose runs would pass 1,000,000 are refused at `count` before a single
+/// opening is built: 100,000 chess openings of 350 plies × 11 depths took a minute of building
+/// before the grid refused them. 90,910 × 11 is the first count past the limit.
+#[test]
+fn random_openings_too_many_for_the_grid_are_refused_before_they_are_built() {
+    // Only the check before the openings are built says "random_openings: count"; the grid's
+    // own check, after them, says "the experiment's grid holds".
+    bad_text(
+        "name = \"g\"\n[game]\nkind = \"chess\"\nrandom_openings = { count = 90910, plies = 350 }\n[search]\nalgorithm = \"alphabeta\"\ndepth = { from = 1, to = 11 }\n",
+        &[
+            "exp.toml:4:29: [game] random_openings: count = 90910: 90910 positions, each 11 runs of the [search] grid, make more than 1000000 runs",
+            "it multiplies 90910 positions × depth 11; ask for fewer openings",
+        ],
+    );
+}
+
 /// Columns count characters, as an editor shows them: the `é` before the key is one column,
 /// though UTF-8 writes it in two bytes (the column said 24).
 #[test]

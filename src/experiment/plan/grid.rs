@@ -187,7 +187,7 @@ impl SearchGrid {
     /// What multiplies the grid, for the error of a grid past `MAX_RUNS`: the positions, then
     /// each `[search]` key with more than one value and its count, then the repetitions (a
     /// product that bounds the runs: not every algorithm takes every key).
-    fn factors(&self, setups: usize, positions: usize) -> String {
+    pub fn factors(&self, setups: usize, positions: usize) -> String {
         let mut parts = vec![if setups > 1 {
             format!("{positions} positions (over {setups} game setups)")
         } else {
@@ -305,6 +305,21 @@ impl SearchGrid {
             }
         }
         Ok(runs.runs)
+    }
+
+    /// The runs one position of each setup makes (the same for every position of a setup:
+    /// nothing in the grid looks at the position), so that a source of many positions can be
+    /// refused before it is built; past `MAX_RUNS`, `MAX_RUNS + 1` (the grid is then refused
+    /// once its positions are known, naming them).
+    pub fn runs_per_position(&self, path: &Path, seed: u64, setups: &[GameSetup]) -> Vec<usize> {
+        let one = vec![vec![(String::new(), None)]];
+        setups
+            .iter()
+            .map(|s| {
+                self.expand(path, seed, std::slice::from_ref(s), &one)
+                    .map_or(MAX_RUNS + 1, |r| r.len())
+            })
+            .collect()
     }
 }
 
@@ -589,6 +604,14 @@ struct Axes {
     quiescences: Vec<Quiescence>,
 }
 
+/// The error of a grid past `MAX_RUNS`, with what multiplies it (`SearchGrid::factors`).
+pub fn too_many_runs(path: &Path, factors: &str) -> Error {
+    Error::input(format!(
+        "{}: the experiment's grid holds more than {MAX_RUNS} runs, the most one experiment holds; it multiplies {factors}; split it into several experiments, or give those keys fewer values",
+        path.display(),
+    ))
+}
+
 /// The runs expanded so far, each key once.
 struct Runs<'a> {
     path: &'a Path,
@@ -612,11 +635,7 @@ impl Runs<'_> {
             run.seed = mix(self.seed, fnv1a(&seed_key(&run)));
             if self.seen.insert(run.key.clone()) {
                 if self.runs.len() == MAX_RUNS {
-                    return Err(Error::input(format!(
-                        "{}: the experiment's grid holds more than {MAX_RUNS} runs, the most one experiment holds; it multiplies {}; split it into several experiments, or give those keys fewer values",
-                        self.path.display(),
-                        self.factors
-                    )));
+                    return Err(too_many_runs(self.path, &self.factors));
                 }
                 self.runs.push(run.clone());
             }

@@ -229,8 +229,18 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         ));
     }
     let (kinds, setups) = setup::game_setups(path, src, &file.game)?;
-    let positions = sources::positions(path, src, file, &kinds, &setups)?;
     let grid = grid::SearchGrid::new(path, src, file, &kinds)?;
+    let per_position = grid.runs_per_position(path, file.seed, &setups);
+    let positions = sources::positions(path, src, file, &kinds, &setups, &per_position, |n| {
+        grid.factors(setups.len(), n)
+    })?;
+    if per_position.iter().any(|&n| n > MAX_RUNS) {
+        let count = positions.iter().map(Vec::len).sum();
+        return Err(grid::too_many_runs(
+            path,
+            &grid.factors(setups.len(), count),
+        ));
+    }
     let mut runs = grid.expand(path, file.seed, &setups, &positions)?;
     checks::check_oracle_memory(path, src, file, &runs)?;
     checks::check_search_size(path, src, file, &runs)?;

@@ -24,6 +24,8 @@ pub fn positions(
     file: &ExperimentFile,
     kinds: &[GameKind],
     setups: &[GameSetup],
+    per_position: &[usize],
+    factors: impl Fn(usize) -> String,
 ) -> Result<SetupPositions> {
     let g = &file.game;
     let trees = tree_count(path, src, g, kinds)?;
@@ -46,7 +48,8 @@ pub fn positions(
         )
     };
     let mut total = 0usize;
-    for setup in setups {
+    let mut total_runs = 0usize;
+    for (setup, &per) in setups.iter().zip(per_position) {
         if let GameSetup::Uniform { spec } = setup {
             if total + trees > MAX_RUNS {
                 let span = g.trees.as_ref().map_or(g.kind.span(), |t| t.span());
@@ -61,8 +64,15 @@ pub fn positions(
             );
             continue;
         }
-        let row = setup_positions(path, src, file, setup, &listed, &files)?;
+        let limit = Limit {
+            room: (MAX_RUNS - total_runs.min(MAX_RUNS)) / per.max(1),
+            per_position: per,
+            earlier: total,
+            factors: &factors,
+        };
+        let row = setup_positions(path, src, file, setup, &listed, &files, &limit)?;
         total += row.len();
+        total_runs = total_runs.saturating_add(row.len().saturating_mul(per));
         if total > MAX_RUNS {
             let span = locate(src, &["game"]).unwrap_or(0);
             return Err(too_many(span..span, &format!("{} positions", row.len())));
@@ -202,6 +212,20 @@ fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<PositionsFi
 
 /// The positions of one setup (not a uniform tree's): the listed ones, then the files' lines,
 /// then the random openings, each checked against the setup, in canonical notation.
+/// How many more positions a setup may bring before its runs pass `MAX_RUNS`, so that random
+/// openings past it are refused before they are built (100,000 chess openings of 350 plies
+/// take a minute).
+struct Limit<'a> {
+    /// Positions this setup may still bring.
+    room: usize,
+    /// Runs a position of this setup makes.
+    per_position: usize,
+    /// Positions of the setups before it.
+    earlier: usize,
+    /// What multiplies the grid, given the positions (`SearchGrid::factors`).
+    factors: &'a dyn Fn(usize) -> String,
+}
+
 fn setup_positions(
     path: &Path,
     src: &str,
@@ -209,6 +233,7 @@ fn setup_positions(
     setup: &GameSetup,
     listed: &[(String, std::ops::Range<usize>)],
     files: &[PositionsFile],
+    limit: &Limit,
 ) -> Result<Vec<(String, Option<i32>)>> {
     let g = &file.game;
     let mut row = Vec::new();
@@ -259,6 +284,21 @@ fn setup_positions(
                 format!(
                     "[game] random_openings: plies = {}; it must be from 0 to {MAX_OPENING_PLIES}",
                     ro.plies
+                ),
+            ));
+        }
+        let positions = row.len() + ro.count as usize;
+        if positions > limit.room {
+            let all = limit.earlier + positions;
+            return Err(at(
+                path,
+                src,
+                field_span(src, r.span(), "count"),
+                format!(
+                    "[game] random_openings: count = {}: {all} positions, each {} runs of the [search] grid, make more than {MAX_RUNS} runs, the most one experiment holds; it multiplies {}; ask for fewer openings, or split it into several experiments",
+                    ro.count,
+                    limit.per_position,
+                    (limit.factors)(all)
                 ),
             ));
         }
