@@ -3036,6 +3036,17 @@ fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
             "allowed: a positive, finite number of seconds",
         ],
     );
+    // A tiny or huge number is shown in exponent form, not in 330 digits.
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nmax_seconds = 5e-324",
+        &["exp.toml:12:15: `max_seconds` = 5e-324: allowed:"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nmax_seconds = -1e300",
+        &["exp.toml:12:15: `max_seconds` = -1e300: allowed:"],
+    );
     bad(
         "ordering = \"natural\"",
         "ordering = [[[\"static\"]]]",

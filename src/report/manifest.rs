@@ -151,7 +151,12 @@ impl Manifest {
             .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
         serde_json::from_str(&text)
             .map(Some)
-            .map_err(|e| Error::input(format!("{}: not a harness manifest: {e}", path.display())))
+            .map_err(|e| {
+                Error::input(format!(
+                    "{}: not a harness manifest ({e}); allowed: the manifest.json `harness run` wrote there, unedited: restore it (from git, or run the experiment again)",
+                    path.display()
+                ))
+            })
     }
 }
 

@@ -581,7 +581,7 @@ fn limits(path: &Path, src: &str, s: &SearchSection) -> Result<(u32, Option<u64>
                 m.span(),
                 format!(
                     "`max_seconds` = {}: allowed: {}",
-                    m.get_ref(),
+                    short_number(*m.get_ref()),
                     crate::experiment::config::MAX_SECONDS_ALLOWED
                 ),
             ))
@@ -602,6 +602,16 @@ struct Axes {
     iteratives: Vec<bool>,
     tables: Vec<Option<TtSpec>>,
     quiescences: Vec<Quiescence>,
+}
+
+/// `x` as the file could have written it, in exponent form when tiny or huge (Rust writes
+/// 5e-324 in 330 digits otherwise).
+fn short_number(x: f64) -> String {
+    if x != 0.0 && x.is_finite() && !(1e-6..1e15).contains(&x.abs()) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
 }
 
 /// The error of a grid past `MAX_RUNS`, with what multiplies it (`SearchGrid::factors`).
