@@ -265,11 +265,12 @@ fn setup_positions(
     }
     if let Some(r) = &g.random_openings {
         let ro = r.get_ref();
+        // An error at the field `name` of the inline table.
+        let refuse =
+            |name: &str, message: String| at(path, src, field_span(src, r.span(), name), message);
         if !(1..=MAX_OPENINGS).contains(&ro.count) {
-            return Err(at(
-                path,
-                src,
-                field_span(src, r.span(), "count"),
+            return Err(refuse(
+                "count",
                 format!(
                     "[game] random_openings: count = {}; it must be from 1 to {MAX_OPENINGS}",
                     ro.count
@@ -277,10 +278,8 @@ fn setup_positions(
             ));
         }
         if ro.plies > MAX_OPENING_PLIES {
-            return Err(at(
-                path,
-                src,
-                field_span(src, r.span(), "plies"),
+            return Err(refuse(
+                "plies",
                 format!(
                     "[game] random_openings: plies = {}; it must be from 0 to {MAX_OPENING_PLIES}",
                     ro.plies
@@ -290,10 +289,8 @@ fn setup_positions(
         let positions = row.len() + ro.count as usize;
         if positions > limit.room {
             let all = limit.earlier + positions;
-            return Err(at(
-                path,
-                src,
-                field_span(src, r.span(), "count"),
+            return Err(refuse(
+                "count",
                 format!(
                     "[game] random_openings: count = {}: {all} positions, each {} runs of the [search] grid, make more than {MAX_RUNS} runs, the most one experiment holds; it multiplies {}; ask for fewer openings, or split it into several experiments",
                     ro.count,
