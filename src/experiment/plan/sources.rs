@@ -210,8 +210,6 @@ fn read_files(path: &Path, src: &str, g: &GameSection) -> Result<Vec<PositionsFi
     Ok(file_texts)
 }
 
-/// The positions of one setup (not a uniform tree's): the listed ones, then the files' lines,
-/// then the random openings, each checked against the setup, in canonical notation.
 /// How many more positions a setup may bring before its runs pass `MAX_RUNS`, so that random
 /// openings past it are refused before they are built (100,000 chess openings of 350 plies
 /// take a minute).
@@ -226,6 +224,8 @@ struct Limit<'a> {
     factors: &'a dyn Fn(usize) -> String,
 }
 
+/// The positions of one setup (not a uniform tree's): the listed ones, then the files' lines,
+/// then the random openings, each checked against the setup, in canonical notation.
 fn setup_positions(
     path: &Path,
     src: &str,
