@@ -479,6 +479,15 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     let jobs = usize::from(jobs);
     let (_, src, full) = load_checked(&file)?;
     let dir = dir.unwrap_or_else(|| PathBuf::from("results").join(&full.name));
+    if dir.is_file() {
+        return Err(harness::Error::input(format!(
+            "{}: a file, not a folder; allowed: the results folder `harness run {}` wrote (default results/{})",
+            dir.display(),
+            file.display(),
+            full.name
+        ))
+        .into());
+    }
     let csv_path = dir.join("runs.csv");
     // A shard's folder is verified as that shard, unless --shard names another. A manifest
     // that does not read, or names no shard harness writes, is bad input (it was taken for

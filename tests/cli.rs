@@ -9,6 +9,12 @@ fn harness() -> Command {
     Command::cargo_bin("harness").unwrap()
 }
 
+/// The stderr of `harness ARGS`, which must exit with status 2 (bad input).
+fn refused(args: &[&str]) -> String {
+    let out = harness().args(args).assert().code(2).get_output().clone();
+    String::from_utf8(out.stderr).unwrap()
+}
+
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
@@ -497,17 +503,50 @@ fn options_of_another_game_are_refused() {
 
 #[test]
 fn missing_experiment_file() {
-    let out = harness()
-        .args(["run", "--quiet", "no/such/experiment.toml"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = refused(&["run", "--quiet", "no/such/experiment.toml"]);
     assert!(
-        err.contains("no/such/experiment.toml") && err.contains("cannot read"),
+        err.contains("no/such/experiment.toml")
+            && err.contains("cannot read")
+            && err.contains("allowed: the path of an experiment's TOML file"),
         "{err}"
     );
+}
+
+/// A file given where `verify` takes the results folder says what goes there.
+#[test]
+fn verify_refuses_a_file_given_as_the_results_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, GOOD).unwrap();
+    let f = file.to_str().unwrap();
+    let err = refused(&["verify", "--quiet", f, f]);
+    assert!(
+        err.contains("a file, not a folder")
+            && err.contains("allowed: the results folder `harness run")
+            && !err.contains("os error"),
+        "{err}"
+    );
+}
+
+/// A results folder given where the experiment file goes (`verify results/NAME`) names the
+/// folder and says where a folder belongs, in every command that reads an experiment file.
+#[test]
+fn a_folder_given_as_the_experiment_file_says_what_goes_there() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("results");
+    std::fs::create_dir(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    for args in [vec!["run", "--quiet", d], vec!["verify", "--quiet", d]] {
+        let err = refused(&args);
+        assert!(
+            err.contains(d)
+                && err.contains("a folder, not a file")
+                && err.contains("allowed: an experiment's TOML file")
+                && err.contains("harness verify FILE DIR")
+                && !err.contains("os error"),
+            "{args:?}: {err}"
+        );
+    }
 }
 
 #[test]

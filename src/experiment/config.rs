@@ -1288,8 +1288,15 @@ fn decode(bytes: &[u8]) -> std::io::Result<String> {
 /// Reads and parses an experiment file.
 pub fn load(path: &Path) -> Result<(ExperimentFile, String)> {
     let src = read_text(path).map_err(|e| {
+        // A folder is the likeliest slip (a results folder given where the experiment file
+        // goes, as `verify FILE [DIR]` takes both): say which argument it belongs to.
+        let allowed = if path.is_dir() {
+            "a folder, not a file; allowed: an experiment's TOML file (e.g. experiments/tictactoe.toml); a results folder goes after it, as in `harness verify FILE DIR`, or to `harness plot DIR`".to_string()
+        } else {
+            format!("{e}; allowed: the path of an experiment's TOML file (e.g. experiments/tictactoe.toml)")
+        };
         Error::input(format!(
-            "{}: cannot read the experiment file: {e}",
+            "{}: cannot read the experiment file: {allowed}",
             path.display()
         ))
     })?;
