@@ -480,6 +480,13 @@ fn malformed_positions_are_refused() {
         "positions = [\"start\"]\npositions_file = [\"exp.toml\", \"no-such.txt\"]",
         &["exp.toml:7:31", "cannot read", "no-such.txt"],
     );
+    // A folder: said so, without the operating system's "Is a directory (os error 21)".
+    bad_not(
+        "positions = [\"start\"]",
+        "positions_file = \"/\"",
+        &["exp.toml:6:18", "cannot read /", "a folder, not a file"],
+        "os error",
+    );
     // A line of the file that is no position: the file's line, then the key that named it.
     bad(
         "positions = [\"start\"]",
@@ -1004,6 +1011,12 @@ fn solve_defaults_to_an_ordering_the_game_has_and_refuses_empty_files() {
         .map(|l| l.rsplit(',').nth(3).unwrap())
         .collect();
     assert_eq!(scores, ["1", "-1"], "{text}");
+    // A folder for the file is said to be one.
+    let err = solve_refuses(&["--game", "nim"], tmp.path());
+    assert!(
+        err.contains("a folder, not a file") && !err.contains("os error"),
+        "{err}"
+    );
     // An ordering the game lacks is named with its flag, and nothing goes to stdout.
     let err = solve_refuses(&["--game", "nim", "--ordering", "center-out"], &nim);
     assert!(

@@ -1222,6 +1222,13 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
             }
         }
     }
+    // A folder opens on Unix and fails only at the read, as "Is a directory (os error 21)".
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "a folder, not a file; allowed: a text file",
+        ));
+    }
     let mut bytes = Vec::new();
     std::fs::File::open(path)?
         .take(MAX_INPUT_BYTES + 1)
@@ -1290,7 +1297,7 @@ pub fn load(path: &Path) -> Result<(ExperimentFile, String)> {
     let src = read_text(path).map_err(|e| {
         // A folder is the likeliest slip (a results folder given where the experiment file
         // goes, as `verify FILE [DIR]` takes both): say which argument it belongs to.
-        let allowed = if path.is_dir() {
+        let allowed = if e.kind() == std::io::ErrorKind::IsADirectory {
             "a folder, not a file; allowed: an experiment's TOML file (e.g. experiments/tictactoe.toml); a results folder goes after it, as in `harness verify FILE DIR`, or to `harness plot DIR`".to_string()
         } else {
             format!("{e}; allowed: the path of an experiment's TOML file (e.g. experiments/tictactoe.toml)")
