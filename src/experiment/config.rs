@@ -1297,10 +1297,11 @@ pub fn load(path: &Path) -> Result<(ExperimentFile, String)> {
     let src = read_text(path).map_err(|e| {
         // A folder is the likeliest slip (a results folder given where the experiment file
         // goes, as `verify FILE [DIR]` takes both): say which argument it belongs to.
-        let allowed = if e.kind() == std::io::ErrorKind::IsADirectory {
-            "a folder, not a file; allowed: an experiment's TOML file (e.g. experiments/tictactoe.toml); a results folder goes after it, as in `harness verify FILE DIR`, or to `harness plot DIR`".to_string()
-        } else {
-            format!("{e}; allowed: the path of an experiment's TOML file (e.g. experiments/tictactoe.toml)")
+        // The other errors (too large, not UTF-8, a socket) say what is allowed themselves.
+        let allowed = match e.kind() {
+            std::io::ErrorKind::IsADirectory => "a folder, not a file; allowed: an experiment's TOML file (e.g. experiments/tictactoe.toml); a results folder goes after it, as in `harness verify FILE DIR`, or to `harness plot DIR`".to_string(),
+            std::io::ErrorKind::NotFound => format!("{e}; allowed: the path of an experiment's TOML file (e.g. experiments/tictactoe.toml)"),
+            _ => e.to_string(),
         };
         Error::input(format!(
             "{}: cannot read the experiment file: {allowed}",
