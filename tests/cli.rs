@@ -874,6 +874,22 @@ fn a_grid_too_large_names_what_multiplies_it() {
             "it multiplies 5 positions × algorithm 2 × depth 100 × ordering 3 × [search.tt] settings 2 × repetitions 1000 (of runs that use randomness);",
         ],
     );
+    // One position, and uniform trees: the grid is counted, not built (building the first
+    // 1,000,000 runs took 6 s before the refusal).
+    bad_text(
+        "name = \"g\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = { from = 1, to = 9 }\ntie_break = [\"first\", \"random\"]\nordering = [\"natural\", \"random\", \"static\"]\nrepetitions = 100000\n",
+        &[
+            "exp.toml: the experiment's grid holds more than 1000000 runs",
+            "it multiplies 1 positions × depth 9 × ordering 3 × tie_break 2 × repetitions 100000 (of runs that use randomness);",
+        ],
+    );
+    bad_text(
+        "name = \"g\"\n[game]\nkind = \"uniform\"\nbranching = 2\nheight = 4\ntrees = 100000\n[search]\nalgorithm = \"alphabeta\"\ndepth = [1, 2, 3, 4]\nordering = [\"natural\", \"random\", \"static\"]\n",
+        &[
+            "exp.toml: the experiment's grid holds more than 1000000 runs",
+            "it multiplies 100000 positions × depth 4 × ordering 3;",
+        ],
+    );
 }
 
 #[test]

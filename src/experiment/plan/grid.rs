@@ -262,17 +262,7 @@ impl SearchGrid {
                                     for &iterative in &a.iteratives {
                                         for &tt in &a.tables {
                                             for &quiescence in &a.quiescences {
-                                                // Only chess has noisy moves for the options
-                                                // to choose among: another game's run takes
-                                                // quiescence on or off, with the defaults (one
-                                                // run for every setting that differs in them).
-                                                let quiescence = if quiescence.enabled
-                                                    && setup.kind() != GameKind::Chess
-                                                {
-                                                    Quiescence::stand_pat()
-                                                } else {
-                                                    quiescence
-                                                };
+                                                let quiescence = quiescence_on(setup, quiescence);
                                                 runs.add(Run {
                                                     key: String::new(),
                                                     seed: 0,
@@ -308,18 +298,64 @@ impl SearchGrid {
     }
 
     /// The runs one position of each setup makes (the same for every position of a setup:
-    /// nothing in the grid looks at the position), so that a source of many positions can be
-    /// refused before it is built; past `MAX_RUNS`, `MAX_RUNS + 1` (the grid is then refused
-    /// once its positions are known, naming them).
-    pub fn runs_per_position(&self, path: &Path, seed: u64, setups: &[GameSetup]) -> Vec<usize> {
-        let one = vec![vec![(String::new(), None)]];
+    /// nothing in the grid looks at the position), so that a source of many positions, or a
+    /// grid too large, can be refused before it is built; past `MAX_RUNS`, `MAX_RUNS + 1`.
+    pub fn runs_per_position(&self, setups: &[GameSetup]) -> Vec<usize> {
         setups
             .iter()
-            .map(|s| {
-                self.expand(path, seed, std::slice::from_ref(s), &one)
-                    .map_or(MAX_RUNS + 1, |r| r.len())
-            })
+            .map(|s| self.count(s).min(MAX_RUNS + 1))
             .collect()
+    }
+
+    /// The runs `expand` makes of one position of `setup`, counted without building them
+    /// (a grid of a million runs takes seconds to build): the product of each algorithm's
+    /// axes, with the repetitions only for runs that use randomness. `expand` drops a run
+    /// whose key it has already made; the only such runs are quiescence settings that
+    /// collapse into one on a game without noisy moves, which this counts once too (the
+    /// other lists take no value twice). Saturates rather than overflows.
+    fn count(&self, setup: &GameSetup) -> usize {
+        let mut total = 0usize;
+        for a in self.axes() {
+            // Each (ordering, tie-break) pair: `reps` runs if it uses randomness
+            // (`Run::uses_randomness`), else one.
+            let mut pairs = 0usize;
+            for o in &self.orderings {
+                for &t in &a.ties {
+                    let random = o.uses_randomness() || t == TieBreak::Random;
+                    pairs = pairs.saturating_add(if random { self.reps as usize } else { 1 });
+                }
+            }
+            let mut quiescences: Vec<Quiescence> = Vec::new();
+            for &q in &a.quiescences {
+                let q = quiescence_on(setup, q);
+                if !quiescences.contains(&q) {
+                    quiescences.push(q);
+                }
+            }
+            let runs = [
+                a.variants.len(),
+                a.depths.len(),
+                a.iteratives.len(),
+                a.tables.len(),
+                quiescences.len(),
+                pairs,
+            ]
+            .into_iter()
+            .fold(1usize, usize::saturating_mul);
+            total = total.saturating_add(runs);
+        }
+        total
+    }
+}
+
+/// The quiescence setting a run on `setup` searches with: only chess has noisy moves for the
+/// options to choose among, so another game's run takes quiescence on or off, with the
+/// defaults (one run for every setting that differs in them).
+fn quiescence_on(setup: &GameSetup, q: Quiescence) -> Quiescence {
+    if q.enabled && setup.kind() != GameKind::Chess {
+        Quiescence::stand_pat()
+    } else {
+        q
     }
 }
 

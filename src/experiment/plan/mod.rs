@@ -230,11 +230,18 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     }
     let (kinds, setups) = setup::game_setups(path, src, &file.game)?;
     let grid = grid::SearchGrid::new(path, src, file, &kinds)?;
-    let per_position = grid.runs_per_position(path, file.seed, &setups);
+    let per_position = grid.runs_per_position(&setups);
     let positions = sources::positions(path, src, file, &kinds, &setups, &per_position, |n| {
         grid.factors(setups.len(), n)
     })?;
-    if per_position.iter().any(|&n| n > MAX_RUNS) {
+    // Counted, not built: a grid past `MAX_RUNS` is refused at once, not after a million runs.
+    let total = positions
+        .iter()
+        .zip(&per_position)
+        .fold(0usize, |t, (row, &n)| {
+            t.saturating_add(row.len().saturating_mul(n))
+        });
+    if total > MAX_RUNS {
         let count = positions.iter().map(Vec::len).sum();
         return Err(grid::too_many_runs(
             path,
@@ -274,3 +281,114 @@ pub const MAX_OPENING_PLIES: u32 = 10_000;
 /// What `max_nodes` allows (it refuses 0).
 pub const MAX_NODES_ALLOWED: &str =
     "a whole number from 1 (the most positions one search may enter)";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::config;
+
+    /// The runs the plan counts (each setup's runs per position times its positions), which
+    /// refuse a grid past `MAX_RUNS` before it is built, and the runs `expand` builds.
+    fn counted_and_built(path: &Path, src: &str) -> (usize, usize) {
+        let file = config::parse(path, src).unwrap();
+        let (kinds, setups) = setup::game_setups(path, src, &file.game).unwrap();
+        let grid = grid::SearchGrid::new(path, src, &file, &kinds).unwrap();
+        let per = grid.runs_per_position(&setups);
+        let positions = sources::positions(path, src, &file, &kinds, &setups, &per, |n| {
+            grid.factors(setups.len(), n)
+        })
+        .unwrap();
+        let counted = positions.iter().zip(&per).map(|(r, &n)| r.len() * n).sum();
+        let built = grid.expand(path, file.seed, &setups, &positions).unwrap();
+        (counted, built.len())
+    }
+
+    #[test]
+    fn counted_runs_are_the_built_runs_in_every_shipped_experiment() {
+        let mut files: Vec<_> = std::fs::read_dir("experiments")
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 20, "{files:?}");
+        for path in files {
+            let src = std::fs::read_to_string(&path).unwrap();
+            let (counted, built) = counted_and_built(&path, &src);
+            assert!(built > 0, "{}", path.display());
+            assert_eq!(counted, built, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn counted_runs_are_the_built_runs_where_settings_collapse() {
+        // Quiescence options collapse on games without noisy moves (one stand-pat run each),
+        // the solver takes one tie-break and no depth, and randomness repeats only some runs.
+        let grids = [
+            r#"name = "a"
+seed = 1
+[game]
+kind = ["tictactoe", "chess"]
+random_openings = { count = 2, plies = 2 }
+[search]
+algorithm = ["minimax", "negamax", "alphabeta"]
+variant = ["fail-hard", "fail-soft"]
+depth = [1, 2]
+ordering = ["natural", "static", "random"]
+tie_break = ["first", "random"]
+iterative = [false, true]
+repetitions = 3
+quiescence = { enabled = [false, true], checks = [false, true], delta = [100, 200] }
+[search.tt]
+enabled = [false, true]
+entries = [256, 1024]
+replacement = ["always", "bucket"]
+"#,
+            r#"name = "s"
+seed = 4
+[game]
+kind = ["tictactoe", "connect4"]
+width = [4, 5]
+height = 4
+[search]
+algorithm = ["alphabeta", "solve"]
+depth = "full"
+ordering = ["natural", "random"]
+tie_break = ["first", "random"]
+repetitions = 2
+solver = ["all", "none"]
+"#,
+            r#"name = "b"
+seed = 2
+[game]
+kind = "chess"
+positions = ["startpos"]
+[search]
+algorithm = ["minimax", "alphabeta"]
+depth = [1, 2]
+ordering = ["natural", "mvv-lva+random"]
+tie_break = "random"
+repetitions = 4
+quiescence = { enabled = [false, true], checks = [false, true], promotions = [false, true] }
+"#,
+            r#"name = "c"
+seed = 3
+[game]
+kind = "uniform"
+branching = [2, 3]
+height = [3, 4]
+trees = 3
+[search]
+algorithm = "alphabeta"
+depth = [2, "full"]
+ordering = ["natural", "random", "oracle-best"]
+repetitions = 2
+"#,
+        ];
+        for src in grids {
+            let (counted, built) = counted_and_built(Path::new("grid.toml"), src);
+            assert!(built > 1, "{src}");
+            assert_eq!(counted, built, "{src}");
+        }
+    }
+}
