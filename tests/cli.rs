@@ -15,6 +15,16 @@ fn refused(args: &[&str]) -> String {
     String::from_utf8(out.stderr).unwrap()
 }
 
+/// Checks that the message `err` says each of `expect` and none of `absent`.
+fn says(err: &str, expect: &[&str], absent: &[&str]) {
+    for e in expect {
+        assert!(err.contains(e), "expected {e:?} in: {err}");
+    }
+    for a in absent {
+        assert!(!err.contains(a), "unexpected {a:?} in: {err}");
+    }
+}
+
 fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
@@ -511,11 +521,14 @@ fn options_of_another_game_are_refused() {
 #[test]
 fn missing_experiment_file() {
     let err = refused(&["run", "--quiet", "no/such/experiment.toml"]);
-    assert!(
-        err.contains("no/such/experiment.toml")
-            && err.contains("cannot read")
-            && err.contains("allowed: the path of an experiment's TOML file"),
-        "{err}"
+    says(
+        &err,
+        &[
+            "no/such/experiment.toml",
+            "cannot read",
+            "allowed: the path of an experiment's TOML file",
+        ],
+        &[],
     );
 }
 
@@ -527,11 +540,13 @@ fn verify_refuses_a_file_given_as_the_results_folder() {
     std::fs::write(&file, GOOD).unwrap();
     let f = file.to_str().unwrap();
     let err = refused(&["verify", "--quiet", f, f]);
-    assert!(
-        err.contains("a file, not a folder")
-            && err.contains("allowed: the results folder `harness run")
-            && !err.contains("os error"),
-        "{err}"
+    says(
+        &err,
+        &[
+            "a file, not a folder",
+            "allowed: the results folder `harness run",
+        ],
+        &["os error"],
     );
 }
 
@@ -545,13 +560,15 @@ fn a_folder_given_as_the_experiment_file_says_what_goes_there() {
     let d = dir.to_str().unwrap();
     for args in [vec!["run", "--quiet", d], vec!["verify", "--quiet", d]] {
         let err = refused(&args);
-        assert!(
-            err.contains(d)
-                && err.contains("a folder, not a file")
-                && err.contains("allowed: an experiment's TOML file")
-                && err.contains("harness verify FILE DIR")
-                && !err.contains("os error"),
-            "{args:?}: {err}"
+        says(
+            &err,
+            &[
+                d,
+                "a folder, not a file",
+                "allowed: an experiment's TOML file",
+                "harness verify FILE DIR",
+            ],
+            &["os error"],
         );
     }
 }
@@ -1029,10 +1046,7 @@ fn solve_defaults_to_an_ordering_the_game_has_and_refuses_empty_files() {
     assert_eq!(scores, ["1", "-1"], "{text}");
     // A folder for the file is said to be one.
     let err = solve_refuses(&["--game", "nim"], tmp.path());
-    assert!(
-        err.contains("a folder, not a file") && !err.contains("os error"),
-        "{err}"
-    );
+    says(&err, &["a folder, not a file"], &["os error"]);
     // An ordering the game lacks is named with its flag, and nothing goes to stdout.
     let err = solve_refuses(&["--game", "nim", "--ordering", "center-out"], &nim);
     assert!(

@@ -1208,10 +1208,11 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
     // Opening a pipe waits for a writer (for ever, when there is none): a pipe is opened
     // without waiting and read as it comes (`harness run /dev/stdin`, `<(...)`); with no
     // writer it reads as empty. A socket is no file to read.
+    let meta = std::fs::metadata(path).ok();
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
-        if let Ok(m) = std::fs::metadata(path) {
+        if let Some(m) = &meta {
             if m.file_type().is_socket() {
                 return Err(std::io::Error::other(
                     "it is a socket, not a file; allowed: a text file",
@@ -1223,7 +1224,7 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
         }
     }
     // A folder opens on Unix and fails only at the read, as "Is a directory (os error 21)".
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+    if meta.is_some_and(|m| m.is_dir()) {
         return Err(std::io::Error::new(
             std::io::ErrorKind::IsADirectory,
             "a folder, not a file; allowed: a text file",
