@@ -2536,3 +2536,79 @@ fn share_charts_name_no_table_less_group_as_stopped() {
         "{md}"
     );
 }
+
+/// The points of the thick (width 3) polylines of `colour` in an SVG chart, above y = `below`
+/// (the plot, not the legend's swatches).
+fn strokes(svg: &str, colour: &str, below: f64) -> Vec<Vec<(f64, f64)>> {
+    let tag = format!("stroke=\"{colour}\" stroke-width=\"3\" points=\"");
+    svg.match_indices(&tag)
+        .map(|(i, _)| {
+            let rest = &svg[i + tag.len()..];
+            let numbers: Vec<f64> = rest[..rest.find('"').unwrap()]
+                .split([' ', ','])
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().unwrap())
+                .collect();
+            numbers
+                .chunks(2)
+                .map(|xy| (xy[0], xy[1]))
+                .collect::<Vec<_>>()
+        })
+        .filter(|p| p.iter().all(|&(_, y)| y < below))
+        .collect()
+}
+
+/// Tic-tac-toe to the end from positions with 6 to 9 plies left, each depth other positions:
+/// on a category axis, as on a numeric one, the theory lines stand flat at each x and are not
+/// joined from one x to the next (a trend over positions that are not deeper searches); the
+/// ratio chart's facets, which share their axis, take a log scale when their ratios together
+/// span more than a factor 30 (minimax's 8 to 185 beside alpha-beta's 2 to 7); and a log x
+/// axis over depths 6 to 9 is padded by a fraction of their gap, not by a factor 1.6.
+#[test]
+fn full_depth_categories_facets_and_log_depths_draw_as_they_should() {
+    let exp = |x_scale: &str| {
+        format!(
+            "name = \"cat\"\n[game]\nkind = \"tictactoe\"\npositions = [\"start\", \"4,0\", \"x.o.x....\", \"4\"]\n\
+             [search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = \"full\"\nordering = [\"natural\", \"static\"]\n\
+             [report]\nx_scale = \"{x_scale}\"\nfacet = \"algorithm\"\ncharts = [\"nodes\", \"ratio-to-minimal\"]\n"
+        )
+    };
+    let (_tmp, out, _) = run_text(&exp("category"));
+    let svg = fs::read_to_string(out.join("charts/nodes-algorithm-alphabeta.svg")).unwrap();
+    // The minimal tree's dotted line, black: one flat stroke at each of the four depths.
+    let dots = strokes(&svg, "#000000", 700.0);
+    let flat = dots
+        .iter()
+        .filter(|p| p.iter().all(|q| q.1 == p[0].1))
+        .count();
+    assert!(dots.len() >= 4, "{dots:?}");
+    assert_eq!(
+        flat,
+        dots.len(),
+        "a theory stroke joins two depths: {dots:?}"
+    );
+    for facet in ["minimax", "alphabeta"] {
+        let svg =
+            fs::read_to_string(out.join(format!("charts/ratio-to-minimal-algorithm-{facet}.svg")))
+                .unwrap();
+        assert!(svg.contains("(log scale)"), "{facet}: linear ratio axis");
+    }
+    let (_tmp, out, _) = run_text(&exp("log"));
+    let svg = fs::read_to_string(out.join("charts/nodes-algorithm-minimax.svg")).unwrap();
+    // Depths 6 and 9 are labelled more than half the 1,200-pixel canvas apart (padded by a
+    // factor 1.6, the axis ran from 3.75 to 14.4 and they stood 310 pixels apart).
+    let label_x = |label: &str| {
+        let lines: Vec<&str> = svg.lines().collect();
+        let i = lines.iter().position(|l| l.trim() == label).unwrap();
+        let x = lines[i - 1]
+            .split("x=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        x.parse::<f64>().unwrap()
+    };
+    let apart = label_x("9") - label_x("6");
+    assert!(apart > 600.0, "{apart}");
+}

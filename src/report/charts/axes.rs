@@ -240,7 +240,17 @@ impl Frame {
             step
         };
         let (x0, x1) = if c.log_x {
-            (xmin / 1.6, xmax * 1.6)
+            // 0.2 decades either side (a factor 1.6), or 0.6 of the narrowest gap between x
+            // values where that is less, as on a linear axis: depths 6 to 9 on a log axis
+            // would otherwise fill a third of its width. (The series set side by side take
+            // at most half that gap, so they stay inside.)
+            let gap = xs
+                .windows(2)
+                .filter(|w| w[0] > 0.0)
+                .map(|w| (w[1] / w[0]).log10())
+                .fold(f64::INFINITY, f64::min);
+            let pad = 10f64.powf((0.6 * gap).min(1.6f64.log10()));
+            (xmin / pad, xmax * pad)
         } else if xmin > 0.0 && xmin >= 0.2 * step {
             // A positive column gets no negative ticks, where that leaves room for the series
             // set side by side around its first x (at most 0.18 steps to the left).

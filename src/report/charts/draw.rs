@@ -481,7 +481,7 @@ fn draw_theory<DB: DrawingBackend, X: Axis, Y: Axis>(
     let shift_fn: &dyn Fn(f64, f64) -> f64 = &shift;
     // Where the points are not joined (each x other positions), neither is the theory: a flat
     // stroke across each x's band (the lines drawn `across` still span).
-    let spans = c.lines || c.bars || c.categories.is_some();
+    let spans = !c.apart && (c.lines || c.bars || c.categories.is_some());
     // A theory line of one point spans the x range only on a chart of one x (the no-table
     // reference and the ratio-1 line always do): where the other x values have no theory (a
     // budget stopped minimax deeper), drawn across them it would stand for theory it does not

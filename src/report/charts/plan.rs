@@ -149,6 +149,9 @@ pub struct Chart {
     /// where each depth is other positions (`depth = "full"` on a real game: the plies they
     /// have left), not a deeper search of the same ones.
     pub lines: bool,
+    /// Each x holds other positions (`depth = "full"` on a real game), so that neither the
+    /// points nor the theory lines are joined from one x to the next, on any axis.
+    pub apart: bool,
     /// Each point is drawn as a bar from 1 (the ratio chart: the minimal tree) to its value,
     /// not joined by lines.
     pub bars: bool,
@@ -417,10 +420,20 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
             c.y_title = time_y_title(layout.point, c.y_unit);
         }
     }
-    // Facets of one figure share the ratio axis's scale: log for all when one needs it.
+    // Facets of one figure share the ratio axis's range, so they share its scale too: log
+    // for all when their ratios together span more than a factor 30 (one facet's bars near 1
+    // beside another's near 100 would be slivers on a linear axis).
+    let (lo, hi) = charts
+        .iter()
+        .filter(|c| c.kind == ChartKind::RatioToMinimal)
+        .flat_map(|c| c.series.iter().flat_map(|q| q.points.iter()))
+        .fold((f64::INFINITY, 0.0f64), |(a, b), p| {
+            (a.min(p.lo), b.max(p.hi))
+        });
     if charts
         .iter()
         .any(|c| c.kind == ChartKind::RatioToMinimal && c.log_y)
+        || (lo > 0.0 && hi / lo > 30.0)
     {
         for c in &mut charts {
             if c.kind == ChartKind::RatioToMinimal && !c.log_y {
@@ -956,6 +969,13 @@ fn chart_for(
         && x_scale != Some(XScale::Linear)
         && numeric_x
         && xs.iter().all(|v| numeric(v).unwrap_or(0.0) > 0.0);
+    // Points over depth = full are joined on uniform trees only (a chart of a real game's
+    // positions, or of a real game beside uniform trees, is not), and so are theory lines.
+    let apart = x == "depth"
+        && layout.full_depth
+        && groups
+            .iter()
+            .any(|g| g.param(s, "game").is_some_and(|v| v != "uniform"));
     let title = chart_title(layout, kind);
     let y_title = y_title(s, layout, kind, groups, log_y);
     let stem = if facet.is_empty() {
@@ -987,16 +1007,9 @@ fn chart_for(
                 })
                 .collect()
         }),
-        // Points over depth = full are joined on uniform trees only (a chart of a real game's
-        // positions, or of a real game beside uniform trees, is not).
         bars: kind == ChartKind::RatioToMinimal,
-        lines: numeric_x
-            && kind != ChartKind::RatioToMinimal
-            && !(x == "depth"
-                && layout.full_depth
-                && groups
-                    .iter()
-                    .any(|g| g.param(s, "game").is_some_and(|v| v != "uniform"))),
+        lines: numeric_x && kind != ChartKind::RatioToMinimal && !apart,
+        apart,
         x_column: x.to_string(),
         series_columns: series_cols.to_vec(),
         all_stopped,

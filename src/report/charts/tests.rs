@@ -71,6 +71,7 @@ fn category_chart(labels: &[&str]) -> Chart {
         whiskers: true,
         categories: Some(labels.iter().map(|l| l.to_string()).collect()),
         lines: false,
+        apart: false,
         bars: false,
         x_column: "solver".into(),
         series_columns: vec![],
