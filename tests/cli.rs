@@ -3376,3 +3376,56 @@ fn a_results_folder_too_deep_for_its_charts_is_refused_up_front() {
     );
     assert_eq!(std::fs::read(deeper.join("report.md")).unwrap(), report);
 }
+
+/// A number with a leading zero (TOML reads `007` as 0 with `07` after it) is named as such,
+/// with the number to write and what the key allows; a wrong type for `max_seconds` and a
+/// dotted key inside `labels` or `titles` say what is allowed.
+#[test]
+fn leading_zeros_types_and_dotted_label_keys_say_what_is_allowed() {
+    bad(
+        "seed = 1",
+        "seed = 007",
+        &[
+            "exp.toml:2:",
+            "`007`: TOML numbers take no leading zero (write `7`)",
+            "allowed: a whole number from 0 to",
+        ],
+    );
+    bad("seed = 1", "seed = 0_7", &["`0_7`", "(write `7`)"]);
+    bad(
+        "depth = 3",
+        "depth = [1, 03]",
+        &[
+            "exp.toml:10:14:",
+            "`03`",
+            "(write `3`)",
+            "allowed: a whole number of plies",
+        ],
+    );
+    let budget = |v: &str| format!("depth = 3\nmax_seconds = {v}");
+    for v in ["00.5", "\"1\"", "true"] {
+        bad(
+            "depth = 3",
+            &budget(v),
+            &[
+                "`max_seconds`",
+                "allowed: a positive, finite number of seconds",
+            ],
+        );
+    }
+    bad("depth = 3", &budget("00.5"), &["(write `0.5`)"]);
+    let report = |r: &str| format!("ordering = \"natural\"\n[report]\n{r}");
+    bad(
+        "ordering = \"natural\"",
+        &report("labels = { a.b = \"x\" }"),
+        &["`labels`", "a key that holds a dot goes in quotes"],
+    );
+    bad(
+        "ordering = \"natural\"",
+        &report("titles = { nodes.a = \"x\" }"),
+        &[
+            "`titles`",
+            "allowed: chart names, each with its title in quotes",
+        ],
+    );
+}

@@ -215,6 +215,17 @@ fn plot_with_foreign_columns_is_an_input_error() {
         err.contains("column `status` holds `bogus`; allowed: ok, budget"),
         "{err}"
     );
+    // A control character in a cell (an ordering, a status) is named, escaped, not echoed.
+    rows[1][4].1 = "x\u{1b}[31m".to_string();
+    let err = plot_refuses(tmp.path(), &csv(&rows));
+    assert!(
+        err.contains("runs.csv:3: column `ordering` holds `x\\u{1b}[31m`, with the control character U+001B, which harness never writes"),
+        "{err}"
+    );
+    assert!(!err.contains('\u{1b}'), "{err}");
+    rows[1][4].1 = "natural".to_string();
+    let err = plot_refuses(tmp.path(), &csv(&rows).replacen(",ok,", ",o\0k,", 1));
+    assert!(err.contains("column `status` holds `o\\0k`"), "{err}");
     // Rows of unequal length (the header and four rows before it: line 6).
     let err = plot_refuses(tmp.path(), &(hand_made() + "tiny,x,uniform\n"));
     assert!(

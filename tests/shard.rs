@@ -438,6 +438,16 @@ fn a_shard_edited_by_hand_is_named() {
     merge(Some("is before `started`"));
     std::fs::write(&mf, &m).unwrap();
     merge(None);
+    // A line's depth, which groups the runs, changed (its key and seed kept).
+    let line = text.lines().nth(1).unwrap();
+    let at = line.find("\"depth\":").unwrap() + "\"depth\":".len();
+    let end = at + line[at..].find(',').unwrap();
+    let edited = format!("{}99{}", &line[..at], &line[end..]);
+    std::fs::write(&jsonl, text.replacen(line, &edited, 1)).unwrap();
+    merge(Some("depth 99 and theory_depth"));
+    merge(Some("but this experiment file makes them"));
+    std::fs::write(&jsonl, &text).unwrap();
+    merge(None);
     // Without its manifest, a shard's folder is still no results folder to plot.
     std::fs::remove_file(&mf).unwrap();
     let o = harness()

@@ -1501,7 +1501,16 @@ fn type_hint(msg: &str, leaf: Option<&str>) -> String {
                 None => "[1, 2]",
             }
         ),
-        _ => String::new(),
+        // `labels = { a.b = "x" }`: TOML reads the dotted key as a table inside the map.
+        "a string" if msg.starts_with("invalid type: map") && leaf == Some("labels") => {
+            "; a dotted key makes a table inside the map: a key that holds a dot goes in quotes, e.g. labels = { \"strong:0.5:0.5\" = \"half\" }, and each value is text in quotes".to_string()
+        }
+        "a string" if msg.starts_with("invalid type: map") && leaf == Some("titles") => {
+            "; a dotted key makes a table inside the map; allowed: chart names, each with its title in quotes, e.g. titles = { nodes = \"Nodes by depth\" }".to_string()
+        }
+        _ => leaf
+            .and_then(allowed_number)
+            .map_or(String::new(), |a| format!("; allowed: {a}")),
     }
 }
 
@@ -1686,6 +1695,34 @@ fn syntax_hint(
             return Some(format!(
                 "`{}` is past the largest number a float holds (about 1.8e308); allowed: {allowed}",
                 shown(word)
+            ));
+        }
+    }
+    // TOML reads `007` as the number 0 with `07` after it: a leading zero (or `_` after a
+    // lone 0), which TOML numbers do not take, not text after a value.
+    let zero_at = span
+        .start
+        .checked_sub(1)
+        .filter(|&z| src.as_bytes()[z] == b'0');
+    if let Some(z) = zero_at.filter(|_| rest.starts_with(|c: char| c.is_ascii_digit() || c == '_'))
+    {
+        let starts = src[..z]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '.' || c == '_'));
+        if starts {
+            let number = &src[z..span.start + word_len];
+            let digits = number.trim_start_matches(['0', '_']);
+            let plain = match digits.chars().next() {
+                Some(c) if c.is_ascii_digit() => digits.to_string(),
+                _ => format!("0{digits}"),
+            };
+            let allowed = key
+                .and_then(allowed_number)
+                .map_or(String::new(), |a| format!("; allowed: {a}"));
+            return Some(format!(
+                "`{}`: TOML numbers take no leading zero (write `{plain}`){allowed}",
+                shown(number)
             ));
         }
     }

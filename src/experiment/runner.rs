@@ -94,6 +94,15 @@ fn plies_left<G: Game>(g: &G) -> u32 {
     }
 }
 
+/// The `depth` and `theory_depth` a record of `run` holds: the depth its search uses and
+/// that depth capped at the plies the game can still last.
+pub fn record_depths(run: &Run) -> std::result::Result<(u32, u32), String> {
+    with_game!(run, |g| {
+        let d = spec_for(&g, run).depth;
+        Ok((d, d.min(plies_left(&g))))
+    })
+}
+
 /// The depth the run's search uses: its `depth`, or for `depth = "full"` the most plies the
 /// game can still last from the position (0 when it is over).
 pub fn search_depth(run: &Run) -> std::result::Result<u32, String> {

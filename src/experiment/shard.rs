@@ -266,6 +266,20 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
             Shard::of_key(&run.key, count)
         )));
     }
+    // And at the depths the plan gives it (depth = "full" resolved at its position), which
+    // group the runs: a line of the run's key and seed at another depth is no run of it.
+    for run in &plan.runs {
+        let f = &done[&run.key];
+        let (depth, theory_depth) = super::runner::record_depths(run)
+            .map_err(|e| Error::input(format!("{name}: run {}: {e}", run.key)))?;
+        if (f.depth, f.theory_depth) != (depth, theory_depth) {
+            let index = Shard::of_key(&run.key, count);
+            return Err(Error::input(format!(
+                "{name}: shard {index}/{count}'s {FILE} gives run {} depth {} and theory_depth {}, but this experiment file makes them {depth} and {theory_depth}; rerun shard {index} of {count}",
+                run.key, f.depth, f.theory_depth
+            )));
+        }
+    }
     Ok(Merged {
         done,
         shards,

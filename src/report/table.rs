@@ -356,6 +356,24 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
     if rows.is_empty() && !allow_empty {
         return Err(Error::input(format!("{shown}: no runs (only a header)")));
     }
+    // No cell harness writes holds a control character (positions are written as harness
+    // reads them back, names and moves are printable): one in a hand-edited cell would reach
+    // the terminal in a message, and report.md and summary.csv as it is.
+    for (r, row) in rows.iter().enumerate() {
+        if let Some((c, ch)) = row
+            .iter()
+            .enumerate()
+            .find_map(|(c, v)| v.chars().find(|ch| ch.is_control()).map(|ch| (c, ch)))
+        {
+            return Err(Error::input(format!(
+                "{shown}:{}: column `{}` holds `{}`, with the control character U+{:04X}, which harness never writes; allowed: printable text",
+                line(r),
+                header[c],
+                crate::games::shown(&row[c]),
+                ch as u32
+            )));
+        }
+    }
     // Every column harness writes holds the kind of value harness writes there, in every row:
     // one bad cell in a counter would otherwise make it a parameter, splitting the groups.
     for (c, name) in header.iter().enumerate() {
@@ -383,7 +401,7 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
                 return Err(Error::input(format!(
                     "{shown}:{}: column `{name}` holds `{}`, {what}",
                     line(r),
-                    row[c],
+                    crate::games::shown(&row[c]),
                 )));
             }
         }
