@@ -2623,3 +2623,37 @@ fn full_depth_categories_facets_and_log_depths_draw_as_they_should() {
     let apart = label_x("9") - label_x("6");
     assert!(apart > 600.0, "{apart}");
 }
+
+/// Nim positions of 8 sticks each (8 plies left at most) whose full trees differ in size: on
+/// the ebf chart the full tree's line at x = 8 is the point statistic of each position's own
+/// tree, so minimax sits on it (the ebf of their mean tree stood above the mean of their
+/// ebfs), with the mean and with the median as the point.
+#[test]
+fn full_width_ebf_sits_on_the_full_tree_where_positions_share_an_x() {
+    for (point, head) in [("mean", "ebf mean"), ("median", "ebf median")] {
+        let (_tmp, out, _) = run_text(&format!(
+            "name = \"ebf\"\n[game]\nkind = \"nim\"\npositions = [\"1,7\", \"2,6\", \"4,4\", \"8\"]\n[search]\nalgorithm = \"minimax\"\ndepth = \"full\"\n[report]\ncharts = [\"ebf\"]\npoint = \"{point}\"\n"
+        ));
+        let md = fs::read_to_string(out.join("report.md")).unwrap();
+        let rows = table_rows(
+            &md,
+            &format!("| series (none varies: all runs) | depth | {head}"),
+        );
+        let at = |label: &str| -> f64 {
+            let r = rows.iter().find(|r| r[1].starts_with(label)).unwrap();
+            assert_eq!(r[2], "8", "{r:?}");
+            r[3].parse().unwrap()
+        };
+        let (measured, full) = (at("all runs"), at("full tree"));
+        assert!(
+            (measured - full).abs() < 1e-5,
+            "{point}: {measured} vs {full}\n{md}"
+        );
+        // The positions' trees differ: their ebfs spread, so the mean tree's would not do.
+        let r = rows.iter().find(|r| r[1] == "all runs").unwrap();
+        assert!(
+            r[5].parse::<f64>().unwrap() - r[4].parse::<f64>().unwrap() > 0.1,
+            "{r:?}"
+        );
+    }
+}

@@ -47,6 +47,11 @@ pub struct Theory {
     pub full_nodes: f64,
     pub minimal_nodes: f64,
     pub pearl_r: f64,
+    /// The b of each position's own tree, in runs.csv order of their first run: a real game's
+    /// fitted to that position's minimax/negamax node count (`branching` fits their mean);
+    /// uniform trees' `branching` once. The ebf chart's theory lines are the chart's point
+    /// statistic over these trees, as its points are over the runs.
+    pub position_branching: Vec<f64>,
 }
 
 impl Theory {
@@ -323,6 +328,22 @@ fn group_theory(
             "equivalent uniform tree of minimax/negamax",
         )
     };
+    // Each position's own tree (a real game's), in the order of the group's runs.
+    let own_trees = || -> Option<Vec<f64>> {
+        let pos = t
+            .col("position_id")
+            .filter(|_| source != BRANCHING_COLUMN)?;
+        let mut seen = BTreeSet::new();
+        let mut bs = Vec::new();
+        for &r in rows {
+            let key = (tree_key(t, r), t.rows[r][pos].clone());
+            if seen.insert(key.clone()) {
+                bs.push(theory::equivalent_branching(*full_width.get(&key)?, d)?);
+            }
+        }
+        Some(bs)
+    };
+    let position_branching = own_trees().unwrap_or_else(|| vec![b]);
     if b < 1.0 {
         return None;
     }
@@ -333,6 +354,7 @@ fn group_theory(
         full_nodes: theory::full_nodes_real(b, d),
         minimal_nodes: theory::minimal_nodes_real(b, d),
         pearl_r: theory::pearl_branching_factor(b),
+        position_branching,
     })
 }
 

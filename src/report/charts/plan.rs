@@ -1085,7 +1085,7 @@ fn theory_series(
             sized,
             x,
             series_cols,
-            (tk, kind == ChartKind::Ebf),
+            (tk, (kind == ChartKind::Ebf).then_some(layout.point)),
             name,
             xpos,
         );
@@ -1137,6 +1137,16 @@ fn theory_series(
     (theory, theory_kinds)
 }
 
+/// The `[report] point` statistic of `st` (a geometric mean of values with a 0 falls back to
+/// their median).
+fn point_of(point: PointStat, st: &crate::report::stats::Stats) -> f64 {
+    match point {
+        PointStat::Mean => st.mean,
+        PointStat::Geomean => st.geomean.unwrap_or(st.median),
+        PointStat::Median => st.median,
+    }
+}
+
 /// The point a group draws in a chart of `kind`, with its whiskers: (y, low, high); `None` when
 /// the group has no value to draw there.
 fn group_point(
@@ -1148,12 +1158,7 @@ fn group_point(
     // The point (`[report] point`; a geometric mean of a group with a 0 falls back to its
     // median) and its whiskers.
     let point = |st: &crate::report::stats::Stats| -> (f64, f64, f64) {
-        let y = match layout.point {
-            PointStat::Mean => st.mean,
-            PointStat::Geomean => st.geomean.unwrap_or(st.median),
-            PointStat::Median => st.median,
-        };
-        (y, st.min, st.max)
+        (point_of(layout.point, st), st.min, st.max)
     };
     match kind {
         ChartKind::Nodes | ChartKind::NodesVsTable => g.stat(s, "nodes").map(point),
@@ -1225,20 +1230,38 @@ fn theory_lines(
     groups: &[&Group],
     x: &str,
     series_cols: &[String],
-    (tk, per_ply): (TheoryKind, bool),
+    (tk, per_ply): (TheoryKind, Option<PointStat>),
     name: &str,
     xpos: &dyn Fn(&str) -> f64,
 ) -> Vec<Series> {
-    // `per_ply`: a tree's nodes^(1/d) (the ebf chart), not its nodes.
+    // `per_ply` (the ebf chart's point statistic): the ebf chart's trees, each nodes^(1/d), and R*(b), taken per position (each
+    // position's own tree) and then summed up by the chart's point statistic, as its points
+    // are: a full-width search's point then sits on the full tree's line even where positions
+    // of several sizes share an x (the ebf of their mean tree would stand above the mean of
+    // their ebfs).
+    let per_position = |t: &Theory| {
+        let d = t.depth;
+        let own = |b: f64| match tk {
+            TheoryKind::FullTree => {
+                super::super::theory::full_nodes_real(b, d).powf(1.0 / d as f64)
+            }
+            TheoryKind::KnuthMoore => {
+                super::super::theory::minimal_nodes_real(b, d).powf(1.0 / d as f64)
+            }
+            TheoryKind::Pearl => super::super::theory::pearl_branching_factor(b),
+        };
+        let vs: Vec<f64> = t.position_branching.iter().map(|&b| own(b)).collect();
+        let point = per_ply?;
+        crate::report::stats::Stats::of(&vs).map(|st| point_of(point, &st))
+    };
     let value = |g: &Group| {
         g.theory.as_ref().and_then(|t| {
-            let nodes = |n: f64| match per_ply {
-                false => Some(n),
-                true => (t.depth > 0).then(|| n.powf(1.0 / t.depth as f64)),
-            };
+            if per_ply.is_some() {
+                return (t.depth > 0).then(|| per_position(t)).flatten();
+            }
             match tk {
-                TheoryKind::FullTree => nodes(t.full_nodes),
-                TheoryKind::KnuthMoore => nodes(t.minimal_nodes),
+                TheoryKind::FullTree => Some(t.full_nodes),
+                TheoryKind::KnuthMoore => Some(t.minimal_nodes),
                 TheoryKind::Pearl => Some(t.pearl_r),
             }
         })
