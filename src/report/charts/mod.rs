@@ -29,6 +29,7 @@ mod axes;
 mod draw;
 mod legend;
 mod plan;
+mod stroke;
 mod style;
 #[cfg(test)]
 mod tests;

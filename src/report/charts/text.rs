@@ -6,7 +6,8 @@
 //! backend and draws text itself, the ink of each glyph where the font's outline puts it (pen
 //! position plus bearing, at sub-pixel precision), with the same kerning, advances and vertical
 //! placement as plotters, so every text keeps the width and height plotters laid it out with.
-//! Everything but text goes straight to the wrapped backend.
+//! Lines wider than a pixel are drawn here too ([`super::stroke`]); everything else goes
+//! straight to the wrapped backend.
 
 use ab_glyph::{point, Font, FontRef, ScaleFont};
 use plotters_backend::text_anchor::{HPos, VPos};
@@ -56,6 +57,28 @@ fn rasterize(font: &FontRef<'static>, size: f64, text: &str, mut ink: impl FnMut
     }
 }
 
+impl<B: DrawingBackend> GlyphText<'_, B> {
+    /// The path through `points` in `style`'s colour and width, by [`super::stroke`], each
+    /// pixel once and within the canvas.
+    fn stroke<S: BackendStyle>(
+        &mut self,
+        points: &[BackendCoord],
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<B::ErrorType>> {
+        let color = style.color();
+        if color.alpha == 0.0 || points.is_empty() {
+            return Ok(());
+        }
+        let (w, h) = self.get_size();
+        for (x, y) in super::stroke::stroke_pixels(points, style.stroke_width()) {
+            if x >= 0 && y >= 0 && x < w as i32 && y < h as i32 {
+                self.inner.draw_pixel((x, y), color)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl<B: DrawingBackend> DrawingBackend for GlyphText<'_, B> {
     type ErrorType = B::ErrorType;
 
@@ -85,7 +108,10 @@ impl<B: DrawingBackend> DrawingBackend for GlyphText<'_, B> {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.inner.draw_line(from, to, style)
+        if style.stroke_width() <= 1 {
+            return self.inner.draw_line(from, to, style);
+        }
+        self.stroke(&[from, to], style)
     }
 
     fn draw_rect<S: BackendStyle>(
@@ -103,7 +129,11 @@ impl<B: DrawingBackend> DrawingBackend for GlyphText<'_, B> {
         path: I,
         style: &S,
     ) -> Result<(), DrawingErrorKind<Self::ErrorType>> {
-        self.inner.draw_path(path, style)
+        if style.stroke_width() <= 1 {
+            return self.inner.draw_path(path, style);
+        }
+        let points: Vec<BackendCoord> = path.into_iter().collect();
+        self.stroke(&points, style)
     }
 
     fn draw_circle<S: BackendStyle>(
