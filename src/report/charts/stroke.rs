@@ -14,6 +14,9 @@ use plotters_backend::BackendCoord;
 pub(super) fn stroke_pixels(points: &[BackendCoord], width: u32) -> Vec<BackendCoord> {
     let r = f64::from(width) / 2.0;
     let reach = r.ceil() as i32;
+    // An even width has no centre pixel: the path runs through pixel corners (half a pixel
+    // right and down), so that a line 2 wide covers 2 pixels across, not 1 or 3.
+    let shift = if width.is_multiple_of(2) { 0.5 } else { 0.0 };
     let mut out = Vec::new();
     let segments: Vec<(BackendCoord, BackendCoord)> = match points {
         [one] => vec![(*one, *one)],
@@ -25,7 +28,7 @@ pub(super) fn stroke_pixels(points: &[BackendCoord], width: u32) -> Vec<BackendC
         let len2 = dx * dx + dy * dy;
         for y in a.1.min(b.1) - reach..=a.1.max(b.1) + reach {
             for x in a.0.min(b.0) - reach..=a.0.max(b.0) + reach {
-                let (px, py) = (f64::from(x) - ax, f64::from(y) - ay);
+                let (px, py) = (f64::from(x) - ax - shift, f64::from(y) - ay - shift);
                 // The nearest point of the segment: t along it, clamped to its ends.
                 let t = if len2 > 0.0 {
                     ((px * dx + py * dy) / len2).clamp(0.0, 1.0)
@@ -49,10 +52,23 @@ mod tests {
     use super::*;
 
     /// The pixels a line covers across its direction, at its middle: a horizontal, a vertical
-    /// and slanted lines of width 3 (going up and going down, which plotters drew 2 and 5
-    /// pixels wide) are all 3 pixels across, measured along the axis nearer their normal.
+    /// and slanted lines (going up and going down, which plotters drew 2 and 5 pixels wide at
+    /// width 3) are as many pixels across as their width, measured along the axis nearer their
+    /// normal (exactly, for the horizontal and the vertical line).
     #[test]
     fn a_wide_line_is_as_wide_at_every_angle() {
+        for width in [2, 3, 4] {
+            as_wide_at_every_angle(width);
+        }
+        // Each pixel once, and a path's joint is covered.
+        let path = stroke_pixels(&[(0, 0), (50, 30), (100, 0)], 3);
+        let mut unique = path.clone();
+        unique.dedup();
+        assert_eq!(unique.len(), path.len());
+        assert!(path.contains(&(50, 30)) && path.contains(&(50, 31)));
+    }
+
+    fn as_wide_at_every_angle(width: u32) {
         for (to, across_rows) in [
             ((100, 0), true),
             ((0, 100), false),
@@ -61,7 +77,7 @@ mod tests {
             ((100, 40), true),
             ((100, -40), true),
         ] {
-            let px = stroke_pixels(&[(0, 0), to], 3);
+            let px = stroke_pixels(&[(0, 0), to], width);
             let mid = (to.0 / 2, to.1 / 2);
             let count = if across_rows {
                 px.iter().filter(|p| p.0 == mid.0).count()
@@ -74,17 +90,14 @@ mod tests {
             } else {
                 0.0
             };
-            let expected = 3.0 * (1.0 + slant * slant).sqrt();
+            let expected = f64::from(width) * (1.0 + slant * slant).sqrt();
             assert!(
                 (count as f64 - expected).abs() <= 1.0,
-                "to {to:?}: {count} pixels across, expected about {expected:.1}"
+                "width {width} to {to:?}: {count} pixels across, expected about {expected:.1}"
             );
+            if slant == 0.0 {
+                assert_eq!(count, width as usize, "width {width} to {to:?}");
+            }
         }
-        // Each pixel once, and a path's joint is covered.
-        let path = stroke_pixels(&[(0, 0), (50, 30), (100, 0)], 3);
-        let mut unique = path.clone();
-        unique.dedup();
-        assert_eq!(unique.len(), path.len());
-        assert!(path.contains(&(50, 30)) && path.contains(&(50, 31)));
     }
 }
