@@ -8,6 +8,8 @@ use harness::search::perft::perft;
 use harness::search::{search, Algorithm, Ordering, Quiescence, SearchSpec, Variant};
 use predicates::prelude::*;
 
+mod common;
+
 const INITIAL: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 const POSITION3: &str = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
@@ -655,4 +657,23 @@ fn quiescence_delta_skips_a_capture_exactly_at_its_margin() {
             assert_eq!(r.counters.qnodes, qnodes, "{algorithm:?} delta {delta:?}");
         }
     }
+}
+
+/// An EPD line with a tab between its operations and a control character inside its `id`
+/// runs, and its runs.csv plots: the position is written with spaces in their place (harness
+/// writes no control character, and `plot` refuses one).
+#[test]
+fn epd_operations_with_control_characters_are_written_printable() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"epd\"\n[game]\nkind = \"chess\"\npositions = [\"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;\\tid \\\"a\\u0001b\\\";\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n",
+    );
+    let csv = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    assert!(csv.contains("bm e5; id \"\"a b\"\";"), "{csv}");
+    assert!(!csv.chars().any(|c| c.is_control() && c != '\n'), "{csv}");
+    Command::cargo_bin("harness")
+        .unwrap()
+        .arg("plot")
+        .arg(&out)
+        .assert()
+        .success();
 }

@@ -1704,7 +1704,12 @@ fn syntax_hint(
         .start
         .checked_sub(1)
         .filter(|&z| src.as_bytes()[z] == b'0');
-    if let Some(z) = zero_at.filter(|_| rest.starts_with(|c: char| c.is_ascii_digit() || c == '_'))
+    let number_shaped = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_digit() || "_.eE+-".contains(c));
+    if let Some(z) = zero_at
+        .filter(|_| number_shaped && rest.starts_with(|c: char| c.is_ascii_digit() || c == '_'))
     {
         let starts = src[..z]
             .chars()

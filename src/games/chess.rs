@@ -801,7 +801,11 @@ fn parse_tail(t: &str, tokens: &[&str]) -> Result<Tail, String> {
             }
             let op_src = t[idx..].trim();
             tail.ops = split_ops(op_src)?;
-            tail.op_text = Some(op_src.to_string());
+            // Kept as written, but for control characters (a tab between operations, one
+            // inside a quoted `id`), written as spaces: runs.csv and report.md hold no control
+            // character, and `harness plot` refuses one.
+            let printable = |c: char| if c.is_control() { ' ' } else { c };
+            tail.op_text = Some(op_src.chars().map(printable).collect());
         }
     }
     for (code, operands) in &tail.ops {

@@ -356,9 +356,10 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
     if rows.is_empty() && !allow_empty {
         return Err(Error::input(format!("{shown}: no runs (only a header)")));
     }
-    // No cell harness writes holds a control character (positions are written as harness
-    // reads them back, names and moves are printable): one in a hand-edited cell would reach
-    // the terminal in a message, and report.md and summary.csv as it is.
+    // No cell harness writes holds a control character (positions are written in a printable
+    // form, an EPD line's operations with any control character as a space; names and moves
+    // are printable): one in a hand-edited cell would reach the terminal in a message, and
+    // report.md and summary.csv as it is.
     for (r, row) in rows.iter().enumerate() {
         if let Some((c, ch)) = row
             .iter()
@@ -412,7 +413,7 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
             return Err(Error::input(format!(
                 "{shown}:{}: column `status` holds `{}`; allowed: {}",
                 line(r),
-                row[status],
+                crate::games::shown(&row[status]),
                 statuses.join(", ")
             )));
         }

@@ -241,15 +241,21 @@ impl Frame {
         };
         let (x0, x1) = if c.log_x {
             // 0.2 decades either side (a factor 1.6), or 0.6 of the narrowest gap between x
-            // values where that is less, as on a linear axis: depths 6 to 9 on a log axis
-            // would otherwise fill a third of its width. (The series set side by side take
-            // at most half that gap, so they stay inside.)
+            // values where that is less, as on a linear axis (depths 6 to 9 on a log axis
+            // would otherwise fill a third of its width), but at least 2% of the range (depths
+            // 1 to 30: the narrowest gap, 29 to 30, is a seventieth of a decade). Series set
+            // side by side, and bars, reach at most 0.4 of that gap either side of their x.
             let gap = xs
                 .windows(2)
                 .filter(|w| w[0] > 0.0)
                 .map(|w| (w[1] / w[0]).log10())
                 .fold(f64::INFINITY, f64::min);
-            let pad = 10f64.powf((0.6 * gap).min(1.6f64.log10()));
+            let range = if xmin > 0.0 {
+                (xmax / xmin).log10()
+            } else {
+                0.0
+            };
+            let pad = 10f64.powf((0.6 * gap).max(0.02 * range).min(1.6f64.log10()));
             (xmin / pad, xmax * pad)
         } else if xmin > 0.0 && xmin >= 0.2 * step {
             // A positive column gets no negative ticks, where that leaves room for the series

@@ -145,9 +145,9 @@ pub struct Chart {
     pub whiskers: bool,
     /// Category labels when x is not numeric (x = index).
     pub categories: Option<Vec<String>>,
-    /// A series' points (and theory lines) are joined by a line: not on a category axis, nor
-    /// where each depth is other positions (`depth = "full"` on a real game: the plies they
-    /// have left), not a deeper search of the same ones.
+    /// A series' points are joined by a line: not on a category axis, nor where each depth is
+    /// other positions (`apart`). Theory lines are joined on a category axis too, unless
+    /// `apart`.
     pub lines: bool,
     /// Each x holds other positions (`depth = "full"` on a real game), so that neither the
     /// points nor the theory lines are joined from one x to the next, on any axis.
@@ -1234,11 +1234,10 @@ fn theory_lines(
     name: &str,
     xpos: &dyn Fn(&str) -> f64,
 ) -> Vec<Series> {
-    // `per_ply` (the ebf chart's point statistic): the ebf chart's trees, each nodes^(1/d), and R*(b), taken per position (each
-    // position's own tree) and then summed up by the chart's point statistic, as its points
-    // are: a full-width search's point then sits on the full tree's line even where positions
-    // of several sizes share an x (the ebf of their mean tree would stand above the mean of
-    // their ebfs).
+    // `per_ply`: the ebf chart's point statistic. There each line's value is that statistic
+    // over the group's positions of each position's own tree's nodes^(1/d) (or R*(b)), as a
+    // point is over the runs, so a full-width search sits on the full tree's line even where
+    // positions of several sizes share an x.
     let per_position = |t: &Theory| {
         let d = t.depth;
         let own = |b: f64| match tk {
@@ -1250,8 +1249,8 @@ fn theory_lines(
             }
             TheoryKind::Pearl => super::super::theory::pearl_branching_factor(b),
         };
-        let vs: Vec<f64> = t.position_branching.iter().map(|&b| own(b)).collect();
         let point = per_ply?;
+        let vs: Vec<f64> = t.position_branching.iter().map(|&b| own(b)).collect();
         crate::report::stats::Stats::of(&vs).map(|st| point_of(point, &st))
     };
     let value = |g: &Group| {

@@ -59,7 +59,7 @@ fn rasterize(font: &FontRef<'static>, size: f64, text: &str, mut ink: impl FnMut
 
 impl<B: DrawingBackend> GlyphText<'_, B> {
     /// The path through `points` in `style`'s colour and width, by [`super::stroke`], each
-    /// pixel once and within the canvas.
+    /// pixel of the canvas it covers drawn once.
     fn stroke<S: BackendStyle>(
         &mut self,
         points: &[BackendCoord],
@@ -69,11 +69,8 @@ impl<B: DrawingBackend> GlyphText<'_, B> {
         if color.alpha == 0.0 || points.is_empty() {
             return Ok(());
         }
-        let (w, h) = self.get_size();
-        for (x, y) in super::stroke::stroke_pixels(points, style.stroke_width()) {
-            if x >= 0 && y >= 0 && x < w as i32 && y < h as i32 {
-                self.inner.draw_pixel((x, y), color)?;
-            }
+        for p in super::stroke::stroke_pixels(points, style.stroke_width(), self.get_size()) {
+            self.inner.draw_pixel(p, color)?;
         }
         Ok(())
     }
@@ -261,6 +258,30 @@ mod tests {
             (o_left - expected.floor() as i32).abs() <= 1,
             "o inked from {o_left}, the font puts it at {expected}"
         );
+    }
+
+    /// A half-transparent wide path is blended once per pixel, also where its segments meet
+    /// and overlap: every pixel is white or one blend of black over white, none darker.
+    #[test]
+    fn a_wide_path_is_blended_once_per_pixel() {
+        use plotters::prelude::{BitMapBackend, BLACK};
+        use plotters::style::Color;
+        let font = font();
+        let (w, h) = (120u32, 80u32);
+        let mut rgb = vec![255u8; (w * h * 3) as usize];
+        {
+            let bitmap = BitMapBackend::with_buffer(&mut rgb, (w, h));
+            let mut g = GlyphText::new(bitmap, &font, super::super::FAMILY);
+            let style = Color::stroke_width(&BLACK.mix(0.5), 3);
+            g.draw_path(vec![(10, 10), (60, 60), (110, 10)], &style)
+                .unwrap();
+            g.present().unwrap();
+        }
+        let mut values: Vec<u8> = rgb.clone();
+        values.sort_unstable();
+        values.dedup();
+        assert_eq!(values.len(), 2, "{values:?}");
+        assert!((126..=128).contains(&values[0]), "{values:?}");
     }
 
     /// The baseline is where plotters puts it: the bottom of "x" sits at size / 2.
