@@ -187,6 +187,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     // folder is touched).
     let finished = earlier.is_some_and(|m| m.finished.is_some());
     let done = interrupted_runs(&dir, finished, &header, fresh, "search every run")?;
+    partial::check_depths(&plan, &done, &dir.join(partial::FILE))?;
     let resumed = partial::resumable(&plan, &done);
     if resumed > 0 && !quiet {
         note(format_args!(

@@ -1626,6 +1626,29 @@ fn a_killed_run_resumes_where_it_stopped() {
     // A kill in the middle of a line: the cut run is searched again.
     let cut = &bytes[..bytes.len() - 40];
     std::fs::write(out.join("runs.csv.partial"), cut).unwrap();
+    // A finished line whose depth was edited by hand is no run of this file: refused, and
+    // the file left as it is.
+    let text = String::from_utf8_lossy(cut).to_string();
+    let line = text.lines().nth(1).unwrap();
+    let at = line.find("\"depth\":").unwrap() + "\"depth\":".len();
+    let end = at + line[at..].find(',').unwrap();
+    let edited = text.replacen(line, &format!("{}99{}", &line[..at], &line[end..]), 1);
+    std::fs::write(out.join("runs.csv.partial"), &edited).unwrap();
+    let refused = run_into(&file, &out, &["--quiet"]).code(2);
+    says(
+        &String::from_utf8_lossy(&refused.get_output().stderr),
+        &[
+            "runs.csv.partial: holds run",
+            "at depth 99 and theory_depth",
+            "pass --fresh",
+        ],
+        &[],
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("runs.csv.partial")).unwrap(),
+        edited
+    );
+    std::fs::write(out.join("runs.csv.partial"), cut).unwrap();
     let whole_lines = cut.iter().filter(|&&c| c == b'\n').count() - 1;
     let done = run_into(&file, &out, &["--jobs", "2"]).success();
     let stderr = String::from_utf8_lossy(&done.get_output().stderr).to_string();

@@ -97,6 +97,9 @@ pub struct Finished {
     pub reference: Option<Reference>,
 }
 
+/// A record's `(depth, theory_depth)`.
+pub type Depths = (u32, u32);
+
 impl Finished {
     pub fn of(r: &RunRecord) -> Finished {
         Finished {
@@ -118,6 +121,17 @@ impl Finished {
     /// Whether this is `run`'s line (same key and seed).
     pub fn is_of(&self, run: &Run) -> bool {
         self.run_key == run.key && self.seed == run.seed
+    }
+
+    /// Where this line of `run` (by `is_of`) holds other depths than the plan gives the run
+    /// (`depth = "full"` resolved at its position), which group the runs: the line's
+    /// `(depth, theory_depth)` and the plan's. A line harness wrote never does; one edited by
+    /// hand may.
+    pub fn other_depths(&self, run: &Run) -> Result<Option<(Depths, Depths)>> {
+        let planned = super::runner::record_depths(run)
+            .map_err(|e| Error::input(format!("run {}: {e}", run.key)))?;
+        let ours = (self.depth, self.theory_depth);
+        Ok((ours != planned).then_some((ours, planned)))
     }
 
     /// The record of `run`, when this is its line.
@@ -216,6 +230,24 @@ pub fn load(
         done.insert(f.run_key.clone(), f);
     }
     Ok(done)
+}
+
+/// Refuses a partial file (`path`) whose line of a run of `plan` holds other depths than the
+/// plan gives it: a line edited by hand, which resumed would join another group.
+pub fn check_depths(plan: &Plan, done: &HashMap<String, Finished>, path: &Path) -> Result<()> {
+    for run in &plan.runs {
+        let Some(f) = done.get(&run.key).filter(|f| f.is_of(run)) else {
+            continue;
+        };
+        if let Some(((d, td), (pd, ptd))) = f.other_depths(run)? {
+            return Err(Error::input(format!(
+                "{}: holds run {} at depth {d} and theory_depth {td}, but this experiment file makes them {pd} and {ptd} (a line edited by hand); the file is left as it is: pass --fresh to discard it and search every run",
+                path.display(),
+                run.key
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// How many of `plan`'s runs `done` holds (what `split` would keep, without building them).

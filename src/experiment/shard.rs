@@ -269,14 +269,14 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
     // And at the depths the plan gives it (depth = "full" resolved at its position), which
     // group the runs: a line of the run's key and seed at another depth is no run of it.
     for run in &plan.runs {
-        let f = &done[&run.key];
-        let (depth, theory_depth) = super::runner::record_depths(run)
-            .map_err(|e| Error::input(format!("{name}: run {}: {e}", run.key)))?;
-        if (f.depth, f.theory_depth) != (depth, theory_depth) {
+        let Some(f) = done.get(&run.key) else {
+            continue;
+        };
+        if let Some(((d, td), (pd, ptd))) = f.other_depths(run)? {
             let index = Shard::of_key(&run.key, count);
             return Err(Error::input(format!(
-                "{name}: shard {index}/{count}'s {FILE} gives run {} depth {} and theory_depth {}, but this experiment file makes them {depth} and {theory_depth}; rerun shard {index} of {count}",
-                run.key, f.depth, f.theory_depth
+                "{name}: shard {index}/{count}'s {FILE} gives run {} depth {d} and theory_depth {td}, but this experiment file makes them {pd} and {ptd}; rerun shard {index} of {count}",
+                run.key
             )));
         }
     }
