@@ -99,8 +99,13 @@ fn plies_left<G: Game>(g: &G) -> u32 {
 pub fn record_depths(run: &Run) -> std::result::Result<(u32, u32), String> {
     with_game!(run, |g| {
         let d = spec_for(&g, run).depth;
-        Ok((d, d.min(plies_left(&g))))
+        Ok((d, capped(&g, d)))
     })
+}
+
+/// A record's `theory_depth`: `depth` capped at the plies the game can still last from `g`.
+fn capped<G: Game>(g: &G, depth: u32) -> u32 {
+    depth.min(plies_left(g))
 }
 
 /// The depth the run's search uses: its `depth`, or for `depth = "full"` the most plies the
@@ -142,7 +147,7 @@ fn execute_game<G: Game>(mut g: G, run: &Run) -> Result<RunRecord> {
     let spec = spec_for(&g, run);
     // The reason first; the run's key (long) last.
     let setup = |e: String| Error::Table(format!("{e} (run {})", run.key));
-    let theory_depth = spec.depth.min(plies_left(&g));
+    let theory_depth = capped(&g, spec.depth);
     if run.algorithm == crate::search::Algorithm::Solve {
         let tech = run.solver.unwrap_or(crate::search::solver::Techniques::ALL);
         let result =

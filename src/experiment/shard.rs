@@ -254,26 +254,18 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
             done.insert(f.run_key.clone(), f);
         }
     }
-    // Every run of the plan, as the plan has it (key and seed).
-    if let Some(run) = plan
-        .runs
-        .iter()
-        .find(|r| !done.get(&r.key).is_some_and(|f| f.is_of(r)))
-    {
-        return Err(Error::input(format!(
-            "{name}: no shard holds run {} as this experiment file makes it; rerun shard {} of {count}",
-            run.key,
-            Shard::of_key(&run.key, count)
-        )));
-    }
-    // And at the depths the plan gives it (depth = "full" resolved at its position), which
-    // group the runs: a line of the run's key and seed at another depth is no run of it.
+    // Every run of the plan, as the plan has it (key and seed), and at the depths the plan
+    // gives it (depth = "full" resolved at its position), which group the runs: a line of the
+    // run's key and seed at another depth is no run of it.
     for run in &plan.runs {
-        let Some(f) = done.get(&run.key) else {
-            continue;
+        let index = Shard::of_key(&run.key, count);
+        let Some(f) = done.get(&run.key).filter(|f| f.is_of(run)) else {
+            return Err(Error::input(format!(
+                "{name}: no shard holds run {} as this experiment file makes it; rerun shard {index} of {count}",
+                run.key
+            )));
         };
         if let Some(((d, td), (pd, ptd))) = f.other_depths(run)? {
-            let index = Shard::of_key(&run.key, count);
             return Err(Error::input(format!(
                 "{name}: shard {index}/{count}'s {FILE} gives run {} depth {d} and theory_depth {td}, but this experiment file makes them {pd} and {ptd}; rerun shard {index} of {count}",
                 run.key

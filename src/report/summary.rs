@@ -47,7 +47,7 @@ pub struct Theory {
     pub full_nodes: f64,
     pub minimal_nodes: f64,
     pub pearl_r: f64,
-    /// The b of each position's own tree, in runs.csv order of their first run: a real game's
+    /// The b of each position's own tree, in the order of their (tree, position) keys: a real game's
     /// fitted to that position's minimax/negamax node count (`branching` fits their mean);
     /// uniform trees' `branching` once. The ebf chart's theory lines are the chart's point
     /// statistic over these trees, as its points are over the runs.
@@ -303,7 +303,8 @@ fn group_theory(
     let branching = t
         .col("branching")
         .filter(|&bc| rows.iter().any(|&r| !t.rows[r][bc].is_empty()));
-    let (b, source) = if let Some(bc) = branching {
+    // (b, where it comes from, each position's full-width node count for a fitted b).
+    let (b, source, position_nodes) = if let Some(bc) = branching {
         let v: Vec<f64> = rows
             .iter()
             .filter_map(|&r| numeric(&t.rows[r][bc]))
@@ -311,42 +312,38 @@ fn group_theory(
         if v.is_empty() {
             return None;
         }
-        (v.iter().sum::<f64>() / v.len() as f64, BRANCHING_COLUMN)
+        (
+            v.iter().sum::<f64>() / v.len() as f64,
+            BRANCHING_COLUMN,
+            vec![],
+        )
     } else {
         let pos = t.col("position_id")?;
         let positions: BTreeSet<(Vec<String>, String)> = rows
             .iter()
             .map(|&r| (tree_key(t, r), t.rows[r][pos].clone()))
             .collect();
-        let mut sum = 0.0;
-        for p in &positions {
-            sum += full_width.get(p)?;
-        }
-        let n = sum / positions.len() as f64;
+        let nodes = positions
+            .iter()
+            .map(|p| full_width.get(p).copied())
+            .collect::<Option<Vec<f64>>>()?;
+        let n = nodes.iter().sum::<f64>() / nodes.len() as f64;
         (
             theory::equivalent_branching(n, d)?,
             "equivalent uniform tree of minimax/negamax",
+            nodes,
         )
     };
-    // Each position's own tree (a real game's), in the order of the group's runs.
-    let own_trees = || -> Option<Vec<f64>> {
-        let pos = t
-            .col("position_id")
-            .filter(|_| source != BRANCHING_COLUMN)?;
-        let mut seen = BTreeSet::new();
-        let mut bs = Vec::new();
-        for &r in rows {
-            let key = (tree_key(t, r), t.rows[r][pos].clone());
-            if seen.insert(key.clone()) {
-                bs.push(theory::equivalent_branching(*full_width.get(&key)?, d)?);
-            }
-        }
-        Some(bs)
-    };
-    let position_branching = own_trees().unwrap_or_else(|| vec![b]);
     if b < 1.0 {
         return None;
     }
+    // Each position's own tree (a real game's), or the group's b where one fits no tree.
+    let position_branching = position_nodes
+        .iter()
+        .map(|&n| theory::equivalent_branching(n, d))
+        .collect::<Option<Vec<f64>>>()
+        .filter(|bs| !bs.is_empty())
+        .unwrap_or_else(|| vec![b]);
     Some(Theory {
         branching: b,
         source,
