@@ -825,20 +825,20 @@ fn theory_of_a_group_with_no_category_is_left_out() {
     assert_eq!(
         theory("category"),
         [
-            "full tree, its nodes^(1/d) (theory) @ 2 = 2.645751",
-            "minimal tree, its nodes^(1/d) (theory) @ 2 = 2.44949",
-            "Pearl R*(b): random order, limit as d grows (theory) @ 2 = 1.618034",
+            "full tree, its nodes^(1/d) (theory) @ 2 = 2.646",
+            "minimal tree, its nodes^(1/d) (theory) @ 2 = 2.449",
+            "Pearl R*(b): random order, limit as d grows (theory) @ 2 = 1.618",
         ]
     );
     assert_eq!(
         theory("linear"),
         [
-            "full tree, its nodes^(1/d) (theory) @ 2 = 2.645751",
-            "full tree, its nodes^(1/d) (theory) @ 8 = 8.544004",
-            "minimal tree, its nodes^(1/d) (theory) @ 2 = 2.44949",
-            "minimal tree, its nodes^(1/d) (theory) @ 8 = 4.898979",
-            "Pearl R*(b): random order, limit as d grows (theory) @ 2 = 1.618034",
-            "Pearl R*(b): random order, limit as d grows (theory) @ 8 = 4.30933",
+            "full tree, its nodes^(1/d) (theory) @ 2 = 2.646",
+            "full tree, its nodes^(1/d) (theory) @ 8 = 8.544",
+            "minimal tree, its nodes^(1/d) (theory) @ 2 = 2.449",
+            "minimal tree, its nodes^(1/d) (theory) @ 8 = 4.899",
+            "Pearl R*(b): random order, limit as d grows (theory) @ 2 = 1.618",
+            "Pearl R*(b): random order, limit as d grows (theory) @ 8 = 4.309",
         ]
     );
 }
@@ -1396,7 +1396,8 @@ fn bm_hit_charts_the_share_of_best_moves_found() {
         let (hit, finished, stopped) = counted[&(r[1].to_string(), r[2].to_string())];
         let pct: f64 = r[3].parse().unwrap();
         let want = 100.0 * hit as f64 / finished as f64;
-        assert!((pct - want).abs() < 1e-5, "{r:?}: {pct} vs {want}");
+        // report.md writes the share to four significant digits.
+        assert!((pct - want).abs() <= 5e-4 * want, "{r:?}: {pct} vs {want}");
         // The runs the share counts, and the group's runs.
         assert_eq!(r[4], finished.to_string(), "{r:?}");
         assert_eq!(r[5], (finished + stopped).to_string(), "{r:?}");

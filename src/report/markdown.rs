@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::charts::{point_row, Chart, Layout, Point, NO_TABLE};
 use super::manifest::Manifest;
-use super::summary::{fixed_or_scientific, fmt_num, Summary};
+use super::summary::{fmt_num, Summary};
 use super::table::Table;
 use crate::experiment::config::ChartKind;
 
@@ -209,18 +209,20 @@ fn chart_points_text(m: &mut String, i: &Inputs, budget: usize) {
     }
 }
 
-/// One chart: its picture, and a table of its points and lines.
-/// A point's x label, value, min and max as its table row writes them: a time chart's in three
-/// significant digits, as decimals (a search of microseconds in ms).
+/// A point's x label, value, min and max as its table row writes them: to four significant
+/// digits (`readable`), a time chart's to three, as decimals (a search of microseconds in ms).
+/// summary.csv keeps the full figures.
 fn table_numbers(c: &Chart, p: &Point) -> (String, String, String, String) {
-    let (x, y, lo, hi) = point_row(p);
-    if c.kind == ChartKind::Time {
-        (x, three_digits(p.y), three_digits(p.lo), three_digits(p.hi))
+    let (x, _, _, _) = point_row(p);
+    let f = if c.kind == ChartKind::Time {
+        three_digits
     } else {
-        (x, y, lo, hi)
-    }
+        readable
+    };
+    (x, f(p.y), f(p.lo), f(p.hi))
 }
 
+/// One chart: its picture, and a table of its points and lines.
 fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     let _ = writeln!(m, "### {}", cell(&c.title));
     if !c.facet.is_empty() {
@@ -272,7 +274,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
     // their own columns).
     let last = |p: &Point| {
         if share {
-            format!(" {}–{} |", fmt_num(p.lo), fmt_num(p.hi))
+            format!(" {}–{} |", readable(p.lo), readable(p.hi))
         } else if p.runs > 0 {
             format!(" {} |", p.runs)
         } else {
@@ -416,26 +418,18 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
             let ebf = ebf.filter(|_| g.budget_short == 0);
             // A group with a budget-stopped run measured lower bounds only.
             let ge = if g.budget > 0 { "≥ " } else { "" };
-            // Ratios to 3 decimals, or 4 significant digits where that would read 0.000.
+            // Measured figures, ratios and tree sizes to four significant digits (`readable`).
             let o = |v: Option<f64>| {
-                v.map(|v| {
-                    if v != 0.0 && v.abs() < 0.01 {
-                        format!("{ge}{v:.3e}")
-                    } else {
-                        format!("{ge}{v:.3}")
-                    }
-                })
-                .unwrap_or_default()
+                v.map(|v| format!("{ge}{}", readable(v)))
+                    .unwrap_or_default()
             };
-            let size = |v: f64| fixed_or_scientific(v, 1, 0.0);
+            let size = |v: f64| readable(v);
             let [over_minimal, over_full, ebf_over_pearl] = th.ratios(nodes, ebf);
             let _ = writeln!(
                 row,
                 " {:.3} | {} | {} | {} | {} | {} | {} | {:.3} | {} |",
                 th.branching,
-                nodes
-                    .map(|n| format!("{ge}{}", fmt_num(n)))
-                    .unwrap_or_default(),
+                o(nodes),
                 size(th.minimal_nodes),
                 o(over_minimal),
                 size(th.full_nodes),
@@ -529,7 +523,27 @@ fn three_digits(v: f64) -> String {
     if !(v > 0.0 && v.is_finite()) {
         return fmt_num(v);
     }
-    let mut places = (2 - v.log10().floor() as i64).max(0) as usize;
+    significant(v, 3)
+}
+
+/// A report table's figure: a whole number exactly, any other to four significant digits but
+/// never fewer than its whole part (8.333, 35.39, 395.0, 0.005140, 4270.43 as 4270); below
+/// 0.001 or from 10^15 up, as 1.234e-4 or 1.552e22. summary.csv keeps six decimals.
+fn readable(v: f64) -> String {
+    let a = v.abs();
+    if !v.is_finite() || (v.fract() == 0.0 && a < 1e15) {
+        return fmt_num(v);
+    }
+    if !(1e-3..1e15).contains(&a) {
+        return format!("{v:.3e}");
+    }
+    let sign = if v < 0.0 { "-" } else { "" };
+    format!("{sign}{}", significant(a, 4))
+}
+
+/// `v` (> 0, finite) to `n` significant digits as a decimal, whole from 10^(n-1) up.
+fn significant(v: f64, n: usize) -> String {
+    let mut places = (n as i64 - 1 - v.log10().floor() as i64).max(0) as usize;
     // Rounding up to the next power of ten gains a digit: one place fewer.
     let digits = |t: String| {
         t.chars()
@@ -537,8 +551,41 @@ fn three_digits(v: f64) -> String {
             .skip_while(|&c| c == '0')
             .count()
     };
-    if places > 0 && digits(format!("{v:.places$}")) > 3 {
+    if places > 0 && digits(format!("{v:.places$}")) > n {
         places -= 1;
     }
     format!("{v:.places$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{readable, three_digits};
+
+    #[test]
+    fn report_figures_keep_four_significant_digits_and_whole_numbers_exact() {
+        let cases = [
+            (8.0 + 1.0 / 3.0, "8.333"),
+            (35.387991, "35.39"),
+            (395.047619, "395.0"),
+            (0.0051403, "0.005140"),
+            (0.0099996, "0.01000"),
+            (9.99996, "10.00"),
+            (999.96, "1000"),
+            (4270.428571, "4270"),
+            (18439.666667, "18440"),
+            (123734.4, "123734"),
+            (2702.0, "2702"),
+            (0.0, "0"),
+            (-2.5, "-2.500"),
+            (0.000123456, "1.235e-4"),
+            (1.5e22, "1.500e22"),
+        ];
+        for (v, want) in cases {
+            assert_eq!(readable(v), want, "{v}");
+        }
+        // A value past what a float holds is an empty cell, as in summary.csv.
+        assert_eq!(readable(f64::INFINITY), "");
+        assert_eq!(three_digits(0.0099996), "0.0100");
+        assert_eq!(three_digits(12345.6), "12346");
+    }
 }
