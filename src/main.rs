@@ -698,7 +698,7 @@ fn finish(
     Ok(built)
 }
 
-/// A chart `[report] charts` or a theory line `[report] theory` names that the data cannot
+/// A chart `[report] charts` or `titles` or a theory line `[report] theory` names that the data cannot
 /// support is not drawn: said on stderr (report.md says it too), so that a chart or line
 /// asked for is not missed in silence.
 fn warn_skipped(name: &str, built: &report::Built) {

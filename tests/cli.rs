@@ -3452,3 +3452,44 @@ fn leading_zeros_types_and_dotted_label_keys_say_what_is_allowed() {
         ],
     );
 }
+
+/// A title for a default chart the data cannot support (`qnodes` on tic-tac-toe, which has no
+/// quiescence search) is not dropped in silence: the run goes on, and stderr and report.md say
+/// the chart is not drawn, and why, as for a chart named in `charts`.
+#[test]
+fn a_title_for_a_default_chart_the_data_cannot_support_is_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exp = tmp.path().join("exp.toml");
+    std::fs::write(
+        &exp,
+        format!("{GOOD}\n[report]\ntitles = {{ qnodes = \"Q\", nodes = \"N\" }}\n"),
+    )
+    .unwrap();
+    let out = tmp.path().join("out");
+    let o = harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&exp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let why = "`qnodes`: no run entered a quiescence node (qnodes is 0 or missing)";
+    assert!(
+        err.contains(&format!("warning: t: [report] titles: not drawn: {why}")),
+        "{err}"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains(&format!("Not drawn:\n\n- {why}\n")), "{md}");
+    // The chart it did draw carries its title; without `titles`, the default is silent.
+    assert!(md.contains("### Tic-tac-toe: N\n"), "{md}");
+    std::fs::write(&exp, GOOD).unwrap();
+    let o = harness()
+        .args(["run", "--quiet", "--fresh", "--out"])
+        .arg(&out)
+        .arg(&exp)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("not drawn"));
+}

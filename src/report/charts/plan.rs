@@ -328,7 +328,8 @@ fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
 /// A chart or theory line the layout asks for and the data cannot support, with why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NotDrawn {
-    /// The `[report]` key that asks for it: `charts` or `theory`.
+    /// The `[report]` key that asks for it: `charts`, `titles` (a default chart given a
+    /// title) or `theory`.
     pub key: &'static str,
     /// The chart's or line's name in that key.
     pub name: &'static str,
@@ -339,7 +340,7 @@ impl NotDrawn {
     /// As report.md's "Not drawn" lists it: "`nodes`: why", "theory line `pearl`: why".
     pub fn text(&self) -> String {
         match self.key {
-            "charts" => format!("`{}`: {}", self.name, self.why),
+            "charts" | "titles" => format!("`{}`: {}", self.name, self.why),
             _ => format!("theory line `{}`: {}", self.name, self.why),
         }
     }
