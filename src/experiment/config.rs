@@ -1510,7 +1510,7 @@ fn type_hint(msg: &str, leaf: Option<&str>) -> String {
         }
         _ => leaf
             .and_then(allowed_number)
-            .map_or(String::new(), |a| format!("; allowed: {a}")),
+            .map_or(String::new(), allowed_tail),
     }
 }
 
@@ -1680,7 +1680,7 @@ fn syntax_hint(
         // A name or text without its quotes.
         let quoted = format!("\"{}\"", word.trim_matches(|c| c == '"' || c == '\''));
         let allowed = allowed_names(src, span.start..span.start + word_len, false)
-            .map_or(String::new(), |a| format!("; allowed: {a}"));
+            .map_or(String::new(), allowed_tail);
         return Some(format!(
             "`{}` is no TOML value: a name or text goes in quotes ({quoted}){allowed}",
             shown(word)
@@ -1724,7 +1724,7 @@ fn syntax_hint(
             };
             let allowed = key
                 .and_then(allowed_number)
-                .map_or(String::new(), |a| format!("; allowed: {a}"));
+                .map_or(String::new(), allowed_tail);
             return Some(format!(
                 "`{}`: TOML numbers take no leading zero (write `{plain}`){allowed}",
                 shown(number)
@@ -2209,6 +2209,11 @@ fn last_part(key: &str) -> &str {
 
 /// The numeric keys that take one value, not a list (a grid's keys take lists).
 const ONE_VALUE: [&str; 5] = ["seed", "repetitions", "max_nodes", "max_seconds", "trees"];
+
+/// What an error adds after its message when the key's allowed values are known.
+fn allowed_tail(allowed: String) -> String {
+    format!("; allowed: {allowed}")
+}
 
 /// What a numeric key allows, for a number too large for it or (a key of `ONE_VALUE`) a list
 /// in its place; `None` for other keys. A dotted key is read by its last part.
