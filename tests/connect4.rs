@@ -601,3 +601,56 @@ fn quiescence_without_noisy_moves_changes_no_counter() {
         assert_eq!(v[0], v[1], "{key}");
     }
 }
+
+/// The solver's null-window tests each enter the root, which is no node's child:
+/// `searched_branching` is (nodes − roots) / interior, and never above `mean_branching`
+/// (no search enters more children than it generates moves). The first Test_L3_R1 position
+/// with every technique: two tests, each a root and one child, so 2 children over 2
+/// expanded nodes (it read 3 over 2 when only one root came off).
+#[test]
+fn searched_branching_takes_the_solvers_roots_out_of_the_nodes() {
+    let set = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/data/connect4/Test_L3_R1"),
+    )
+    .unwrap();
+    let positions: Vec<String> = set
+        .lines()
+        .take(20)
+        .map(|l| format!("\"{}\"", l.split(' ').next().unwrap()))
+        .collect();
+    let (_tmp, out) = common::harness_run_text(&format!(
+        "name = \"sb\"\nseed = 1\n[game]\nkind = \"connect4\"\npositions = [{}]\n[search]\n\
+         algorithm = \"solve\"\ndepth = \"full\"\nsolver = [\"all\", \"null-window+tt\", \"none\"]\n\
+         max_nodes = 200_000\n",
+        positions.join(", ")
+    ));
+    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 60);
+    let mut expanded = 0;
+    for r in rows.iter().filter(|r| &r[col("interior")] != "0") {
+        let num = |name: &str| r[col(name)].parse::<f64>().unwrap();
+        assert!(
+            num("searched_branching") <= num("mean_branching") + 5e-7,
+            "{r:?}"
+        );
+        expanded += 1;
+    }
+    // (A position `win-check` decides at the root expands none: no branching to compare.)
+    assert!(expanded >= 40, "{expanded}");
+    let first = rows
+        .iter()
+        .find(|r| &r[col("solver")] == "all" && &r[col("position_id")] == "0")
+        .unwrap();
+    assert_eq!(
+        [
+            &first[col("nodes")],
+            &first[col("interior")],
+            &first[col("mean_branching")],
+            &first[col("searched_branching")]
+        ],
+        ["4", "2", "1.000000", "1.000000"]
+    );
+}

@@ -425,3 +425,63 @@ fn a_depth_past_the_end_searches_as_the_plies_left() {
         }
     }
 }
+
+/// `searched_branching` is (nodes − roots) / interior: each iteration of iterative deepening
+/// enters its own root, which is no node's child. Minimax and negamax enter every move they
+/// generate, so theirs is `mean_branching` exactly, iterative or not (iterative deepening's
+/// extra roots once put minimax's above it: 91/11 for 92 nodes at depth 2); no search enters
+/// more children than it generates moves.
+#[test]
+fn searched_branching_takes_every_root_out_of_the_nodes() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"sb\"\nseed = 1\n[game]\nkind = \"tictactoe\"\n\
+         positions = [\"start\", \"4\", \"0,4\", \"0,4,8\"]\n[search]\n\
+         algorithm = [\"minimax\", \"negamax\", \"alphabeta\"]\ndepth = [2, \"full\"]\n\
+         iterative = [false, true]\n",
+    );
+    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let mut rows = 0;
+    for r in rd.records().map(|r| r.unwrap()) {
+        let num = |name: &str| r[col(name)].parse::<f64>().unwrap();
+        let (mean, searched) = (num("mean_branching"), num("searched_branching"));
+        let roots = if &r[col("iterative")] == "true" {
+            r[col("iteration_nodes")].split(' ').count() as f64
+        } else {
+            1.0
+        };
+        let want = (num("nodes") - roots) / num("interior");
+        assert!((searched - want).abs() < 5e-7, "{r:?}");
+        if &r[col("algorithm")] == "alphabeta" {
+            assert!(searched <= mean + 5e-7, "{r:?}");
+        } else {
+            assert!((searched - mean).abs() < 5e-7, "{r:?}");
+        }
+        rows += 1;
+    }
+    assert_eq!(rows, 4 * 3 * 2 * 2);
+    // The case above by hand: minimax from the empty board to depth 2, iterative: 1 + 9 nodes,
+    // then 1 + 9 + 72; 1 + 10 interior nodes; 90 children over 11.
+    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let first = rd
+        .records()
+        .map(|r| r.unwrap())
+        .find(|r| {
+            [
+                &r[col("algorithm")],
+                &r[col("position_id")],
+                &r[col("depth")],
+                &r[col("iterative")],
+            ] == ["minimax", "0", "2", "true"]
+        })
+        .unwrap();
+    assert_eq!(
+        [
+            &first[col("nodes")],
+            &first[col("interior")],
+            &first[col("searched_branching")]
+        ],
+        ["92", "11", "8.181818"]
+    );
+}

@@ -124,7 +124,7 @@ fn count(x: f64) -> String {
 /// predictions are those of a uniform tree with that b and d (Knuth–Moore minimal tree, full
 /// tree, Pearl's R*(b)); `leaf_ebf` is leaves^(1/d), the branching factor of the leaf count,
 /// which for random ordering tends to R*(b) as d grows. `searched_branching` is
-/// (nodes − 1) / interior, the children entered per expanded node: the branching of the
+/// (nodes − roots) / interior, the children entered per expanded node: the branching of the
 /// searched (pruned) tree, not of the game. Ratios are left empty for a run that a
 /// budget stopped.
 pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
@@ -171,7 +171,7 @@ pub fn theory_fields(r: &RunRecord) -> Vec<(&'static str, String)> {
             "searched_branching",
             format!(
                 "{:.6}",
-                c.nodes.saturating_sub(1) as f64 / c.interior as f64
+                c.nodes.saturating_sub(c.roots) as f64 / c.interior as f64
             ),
         ),
         ("minimal_leaves", count(ml)),

@@ -6,6 +6,11 @@
 pub struct Counters {
     /// Positions the search entered, the root included: one per call of the recursive search.
     pub nodes: u64,
+    /// Of the nodes, the roots: one per search from the root that entered it (one for a
+    /// search, one per iteration of iterative deepening, one per null-window test of the
+    /// solver). Not a runs.csv column: `searched_branching` takes the roots out of `nodes`,
+    /// since they are no node's children.
+    pub roots: u64,
     /// Positions quiescence search entered below the horizon (the depth-0 node itself is
     /// counted in `nodes` and `leaves`): `nodes + qnodes` is every position visited.
     pub qnodes: u64,
@@ -88,6 +93,7 @@ impl Counters {
         }
         minus!(
             nodes,
+            roots,
             qnodes,
             leaves,
             terminal,

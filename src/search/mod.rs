@@ -394,7 +394,8 @@ impl<G: Game> Searcher<G> {
     /// One search of the spec's algorithm to `depth`.
     fn search_depth(&mut self, game: &mut G, depth: u32) -> i32 {
         self.depth_now = depth;
-        match self.spec.algorithm {
+        let nodes = self.counters.nodes;
+        let value = match self.spec.algorithm {
             Algorithm::Minimax => {
                 let root_side = game.side_to_move();
                 self.minimax(game, depth, 0, root_side)
@@ -403,14 +404,24 @@ impl<G: Game> Searcher<G> {
             Algorithm::AlphaBeta | Algorithm::Solve => {
                 self.alphabeta(game, depth, -crate::games::INF, crate::games::INF)
             }
-        }
+        };
+        self.count_root(nodes);
+        value
+    }
+
+    /// Counts a search from the root as a root when it entered it (`nodes`: the node count
+    /// before; a budget can stop a search before its root).
+    pub(crate) fn count_root(&mut self, nodes: u64) {
+        self.counters.roots += u64::from(self.counters.nodes > nodes);
     }
 
     /// Runs alpha-beta from `game` with the root window (alpha, beta).
     pub fn run_window(&mut self, game: &mut G, alpha: i32, beta: i32) -> SearchResult<G::Move> {
         self.start = Instant::now();
         self.depth_now = self.spec.depth;
+        let nodes = self.counters.nodes;
         let value = self.alphabeta(game, self.spec.depth, alpha, beta);
+        self.count_root(nodes);
         self.finish(value)
     }
 

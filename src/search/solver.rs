@@ -377,7 +377,7 @@ impl<G: Game> Solver<G> {
                     // whose score is med + 1.
                     let target = game.value_of_external(med + 1);
                     searches += 1;
-                    let r = self.node(game, 0, target - 1, target);
+                    let r = self.root(game, target - 1, target);
                     if r >= target {
                         lo = game.external_score(r).clamp(med + 1, hi);
                     } else {
@@ -389,7 +389,7 @@ impl<G: Game> Solver<G> {
                 searches += 1;
                 let a = game.value_of_external(lo) - 1;
                 let b = game.value_of_external(hi) + 1;
-                let r = self.node(game, 0, a, b);
+                let r = self.root(game, a, b);
                 let s = game.external_score(r).clamp(lo, hi);
                 if weak {
                     game.value_of_external(s)
@@ -423,6 +423,14 @@ impl<G: Game> Solver<G> {
                 Status::Ok
             },
         }
+    }
+
+    /// One alpha-beta search from the root on the window (alpha, beta), counted as a root.
+    fn root(&mut self, game: &mut G, alpha: i32, beta: i32) -> i32 {
+        let nodes = self.search.counters.nodes;
+        let r = self.node(game, 0, alpha, beta);
+        self.search.count_root(nodes);
+        r
     }
 
     /// Alpha-beta (fail-soft) to the end of the game with the enabled techniques.
