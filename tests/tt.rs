@@ -739,8 +739,12 @@ fn a_table_refuses_a_search_deeper_than_its_entries_record() {
             "\"full\"",
             "depth = \"full\" from position `63,63,63,63,63` (315 plies)",
         ),
-        // The search's remaining depth starts at 300 even where the game ends in 12 plies.
-        ("\"3,4,5\"", "[12, 300]", "depth 300"),
+        // A numeric depth from a position that can last longer than 255 plies.
+        (
+            "\"3,4,5\", \"63,63,63,63,63\"",
+            "[12, 300]",
+            "depth 300 from position `63,63,63,63,63`",
+        ),
     ] {
         std::fs::write(&path, file(positions, depth)).unwrap();
         let out = common::harness_run_limited(&path, &dir.path().join("out"), None);
@@ -767,7 +771,9 @@ fn a_table_refuses_a_search_deeper_than_its_entries_record() {
         assert!(err.contains(e), "`{e}` not in {err}");
     }
     assert!(!err.contains("lower the depth"), "{err}");
-    std::fs::write(&path, file("\"3,4,5\"", "255")).unwrap();
+    // The searcher caps a depth at the plies the game can still last: from 3,4,5 (12 stones),
+    // depth 300 is the search of depth 12, whose entries record at most 12.
+    std::fs::write(&path, file("\"3,4,5\"", "[255, 300]")).unwrap();
     let out = common::harness_run_limited(&path, &dir.path().join("out"), None);
     assert_eq!(
         out.status.code(),
@@ -775,6 +781,25 @@ fn a_table_refuses_a_search_deeper_than_its_entries_record() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let runs = std::fs::read_to_string(dir.path().join("out/runs.csv")).unwrap();
+    let mut rd = csv::Reader::from_reader(runs.as_bytes());
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let rows: Vec<Vec<String>> = rd
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            ["depth", "nodes", "value", "tt_stores"]
+                .map(|c| r[col(c)].to_string())
+                .to_vec()
+        })
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        (&rows[0][0], &rows[1][0]),
+        (&"255".to_string(), &"300".to_string())
+    );
+    assert_eq!(rows[0][1..], rows[1][1..], "{runs}");
 }
 
 /// A table the machine could hold but the process may not (a memory limit, here `ulimit -v`

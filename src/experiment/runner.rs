@@ -114,6 +114,12 @@ pub fn search_depth(run: &Run) -> std::result::Result<u32, String> {
     with_game!(run, |g| Ok(spec_for(&g, run).depth))
 }
 
+/// The remaining depth the run's search starts from: its `search_depth`, capped (as the
+/// searcher caps it) at the most plies the game can still last from the position.
+pub fn searched_plies(run: &Run) -> std::result::Result<u32, String> {
+    with_game!(run, |g| Ok(capped(&g, spec_for(&g, run).depth)))
+}
+
 /// Checks what can only be checked against a position (e.g. explicit orders), before any
 /// search starts.
 pub fn validate(run: &Run) -> std::result::Result<(), String> {

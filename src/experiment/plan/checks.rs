@@ -103,8 +103,9 @@ pub fn check_search_size(
 /// `tt::MAX_DEPTH` (a depth above it, or `depth = "full"` from a position the game can last
 /// longer from): an entry records its remaining depth in one byte (16-byte entries), and an
 /// entry cut to 255 would never again count as deep enough above it, silently turning the
-/// table's cutoffs off there. (A numeric depth counts as given even where the game ends
-/// sooner: the search's remaining depth starts from it.)
+/// table's cutoffs off there. A numeric depth past it is refused only where the search starts
+/// from more than 255 plies: the searcher caps a depth at the most plies the game can still
+/// last (tic-tac-toe searched to depth 300 is searched to depth 9 at most).
 pub fn check_table_depth(
     path: &Path,
     src: &str,
@@ -117,18 +118,18 @@ pub fn check_table_depth(
         }
         let what = match run.depth {
             Depth::Plies(p) if p <= tt::MAX_DEPTH => continue,
-            Depth::Plies(p) => format!("depth {p}"),
-            Depth::Full => {
-                match crate::experiment::runner::search_depth(run).map_err(Error::Input)? {
-                    l if l > tt::MAX_DEPTH => {
+            _ => match crate::experiment::runner::searched_plies(run).map_err(Error::Input)? {
+                l if l <= tt::MAX_DEPTH => continue,
+                l => match run.depth {
+                    Depth::Plies(p) => format!("depth {p} from position `{}`", run.position),
+                    Depth::Full => {
                         format!(
                             "depth = \"full\" from position `{}` ({l} plies)",
                             run.position
                         )
                     }
-                    _ => continue,
-                }
-            }
+                },
+            },
         };
         let pos = locate(src, &["search", "depth"]).unwrap_or(0);
         let span = file
