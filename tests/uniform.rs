@@ -525,6 +525,15 @@ fn bad_uniform_input_exits_2_naming_file_line_col_and_key() {
         "12:12",
         &["P2"],
     );
+    rejects(
+        "branching = 3\nheight = 3\nvalues = \"distinct\"\nrange = [-3, 3]",
+        "\"natural\"",
+        "9:9",
+        &[
+            "[game] range applies only to values = \"integer\"",
+            "allowed: leave range out, or add \"integer\" to values",
+        ],
+    );
     // Too large for the oracle: refused before anything runs.
     rejects(
         "branching = 2\nheight = 30\nvalues = \"continuous\"",

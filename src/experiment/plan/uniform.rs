@@ -82,7 +82,7 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
                     path,
                     src,
                     r.span(),
-                    "[game] range applies only to values = \"integer\"",
+                    "[game] range applies only to values = \"integer\"; allowed: leave range out, or add \"integer\" to values",
                 ));
             }
             match r.get_ref().as_slice() {
