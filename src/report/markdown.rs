@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::charts::{point_row, Chart, Layout, Point, NO_TABLE};
+use super::charts::{Chart, Layout, Point, NO_TABLE};
 use super::manifest::Manifest;
 use super::summary::{fmt_num, Summary};
 use super::table::Table;
@@ -213,13 +213,12 @@ fn chart_points_text(m: &mut String, i: &Inputs, budget: usize) {
 /// digits (`readable`), a time chart's to three, as decimals (a search of microseconds in ms).
 /// summary.csv keeps the full figures.
 fn table_numbers(c: &Chart, p: &Point) -> (String, String, String, String) {
-    let (x, _, _, _) = point_row(p);
     let f = if c.kind == ChartKind::Time {
         three_digits
     } else {
         readable
     };
-    (x, f(p.y), f(p.lo), f(p.hi))
+    (p.x_label.clone(), f(p.y), f(p.lo), f(p.hi))
 }
 
 /// One chart: its picture, and a table of its points and lines.

@@ -38,8 +38,7 @@ mod text;
 pub use draw::draw;
 pub use legend::BUDGET_LABEL;
 pub use plan::{
-    plan_charts, point_row, Chart, Layout, NotDrawn, Point, Series, MAX_STEM, NO_TABLE,
-    TABLE_SIZE_COLUMNS,
+    plan_charts, Chart, Layout, NotDrawn, Point, Series, MAX_STEM, NO_TABLE, TABLE_SIZE_COLUMNS,
 };
 pub use style::{PLOT_HEIGHT, WIDTH};
 

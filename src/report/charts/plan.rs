@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use super::super::summary::{cmp_values, fmt_num, Group, Summary, Theory};
+use super::super::summary::{cmp_values, Group, Summary, Theory};
 use super::super::table::numeric;
 use super::style::LINE_KINDS;
 use crate::experiment::config::{ChartKind, PointStat, TheoryKind, Whiskers, XScale};
@@ -1424,14 +1424,4 @@ fn y_title(
         ChartKind::Time => time_y_title(layout.point, "ms"),
         ChartKind::RatioToMinimal => ratio_y_title(layout.point, log_y),
     }
-}
-
-/// The x label of a point, for tables.
-pub fn point_row(p: &Point) -> (String, String, String, String) {
-    (
-        p.x_label.clone(),
-        fmt_num(p.y),
-        fmt_num(p.lo),
-        fmt_num(p.hi),
-    )
 }
