@@ -2658,3 +2658,39 @@ fn full_width_ebf_sits_on_the_full_tree_where_positions_share_an_x() {
         );
     }
 }
+
+/// A group none of whose runs entered a node below the root has no ebf (nodes^(1/max_ply)
+/// with max_ply 0): the ebf chart's table names it rather than leaving it out in silence.
+/// Two Connect Four positions one and two plies from the end that the solver with every
+/// technique decides at its roots (2 nodes, max_ply 0), beside the plain null-window solver.
+#[test]
+fn an_ebf_group_with_no_node_below_its_root_is_named() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"root-only\"\nseed = 1\n[game]\nkind = \"connect4\"\n\
+         positions = [\"71255763773133525731261364622167124446454\", \"3135151421347443544172316522225776773566\"]\n\
+         [search]\nalgorithm = \"solve\"\ndepth = \"full\"\nordering = \"threats+center-out\"\n\
+         solver = [\"all\", \"null-window+tt\"]\n[report]\ncharts = [\"ebf\"]\n",
+    );
+    let runs = std::fs::read_to_string(out.join("runs.csv")).unwrap();
+    let mut rd = csv::Reader::from_reader(runs.as_bytes());
+    let head = rd.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let all: Vec<(String, String)> = rd
+        .records()
+        .map(|r| r.unwrap())
+        .filter(|r| &r[col("solver")] == "all")
+        .map(|r| (r[col("max_ply")].to_string(), r[col("ebf")].to_string()))
+        .collect();
+    assert_eq!(
+        all,
+        [("0".into(), "".into()), ("0".into(), "".into())],
+        "{runs}"
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "No point where no run of a group entered a node below its root (`max_ply` 0: a finished position, or a root decided before any child was entered), so that nodes^(1/max_ply) is undefined: all at depth = 1; all at depth = 2."
+        ),
+        "{md}"
+    );
+}

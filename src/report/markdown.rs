@@ -203,8 +203,8 @@ fn chart_points_text(m: &mut String, i: &Inputs, budget: usize) {
             m,
             "Budget: a point whose group has a run stopped by a node or time budget is a lower bound \
              (that run's counters are those at the stop). It is drawn as a floor bar with an up \
-             arrow, is not joined to its series' line, and its mean is written `≥ x` in the tables \
-             below; summary.csv counts such runs in `budget_runs`.\n"
+             arrow, is not joined to its series' line, and its value (the chart's statistic: mean, median \
+             or geometric mean) is written `≥ x` in the tables below; summary.csv counts such runs in `budget_runs`.\n"
         );
     }
 }
@@ -332,6 +332,13 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
             c.no_minimal.join("; ")
         );
     }
+    if !c.no_ebf.is_empty() {
+        let _ = writeln!(
+            m,
+            "\nNo point where no run of a group entered a node below its root (`max_ply` 0: a finished position, or a root decided before any child was entered), so that nodes^(1/max_ply) is undefined: {}.",
+            c.no_ebf.join("; ")
+        );
+    }
     if c.kind == ChartKind::Ebf && !c.all_stopped.is_empty() {
         let _ = writeln!(
             m,
@@ -426,15 +433,15 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
             let [over_minimal, over_full, ebf_over_pearl] = th.ratios(nodes, ebf);
             let _ = writeln!(
                 row,
-                " {:.3} | {} | {} | {} | {} | {} | {} | {:.3} | {} |",
-                th.branching,
+                " {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                readable(th.branching),
                 o(nodes),
                 size(th.minimal_nodes),
                 o(over_minimal),
                 size(th.full_nodes),
                 o(over_full),
                 o(ebf),
-                th.pearl_r,
+                readable(th.pearl_r),
                 o(ebf_over_pearl),
             );
             m.push_str(&row);
@@ -525,13 +532,19 @@ fn three_digits(v: f64) -> String {
     significant(v, 3)
 }
 
-/// A report table's figure: a whole number exactly, any other to four significant digits but
-/// never fewer than its whole part (8.333, 35.39, 395.0, 0.005140, 4270.43 as 4270); below
-/// 0.001 or from 10^15 up, as 1.234e-4 or 1.552e22. summary.csv keeps six decimals.
+/// A report table's figure: a whole number exactly (within a float's rounding), any other to
+/// four significant digits but never fewer than its whole part (8.333, 35.39, 395.0, 0.005140,
+/// 4270.43 as 4270); below 0.001 or from 10^15 up, as 1.234e-4 or 1.552e22. summary.csv keeps
+/// six decimals.
 fn readable(v: f64) -> String {
     let a = v.abs();
-    if !v.is_finite() || (v.fract() == 0.0 && a < 1e15) {
+    if !v.is_finite() {
         return fmt_num(v);
+    }
+    // Whole, or whole but for a float's last bits (a full tree of a b fitted to 933 nodes
+    // computes as 932.9999999999): the whole number.
+    if a < 1e15 && (v - v.round()).abs() <= 1e-9 * a.max(1.0) {
+        return fmt_num(v.round());
     }
     if !(1e-3..1e15).contains(&a) {
         return format!("{v:.3e}");
@@ -575,6 +588,9 @@ mod tests {
             (123734.4, "123734"),
             (2702.0, "2702"),
             (0.0, "0"),
+            (932.9999999999, "933"),
+            (1.0000000001, "1"),
+            (-0.0, "0"),
             (-2.5, "-2.500"),
             (0.000123456, "1.235e-4"),
             (1.5e22, "1.500e22"),

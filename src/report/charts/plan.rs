@@ -165,6 +165,10 @@ pub struct Chart {
     /// The ratio chart's groups with nodes but no minimal tree to divide them by, as
     /// `series at x = value`: they have no point.
     pub no_minimal: Vec<String>,
+    /// The ebf chart's groups with nodes but no ebf, none of their runs having entered a node
+    /// below the root (`max_ply` 0: a finished position, or a root the solver decided before
+    /// any child), as `series at x = value`: they have no point.
+    pub no_ebf: Vec<String>,
     /// The data's y range over every facet of this chart (`None`: one facet): facets of one
     /// figure share their y axis, so that they can be compared side by side.
     pub shared_y: Option<(f64, f64)>,
@@ -848,6 +852,16 @@ fn chart_for(
         })
         .map(named)
         .collect();
+    let no_ebf: Vec<String> = groups
+        .iter()
+        .filter(|g| {
+            kind == ChartKind::Ebf
+                && !ebf_left_out(g)
+                && g.stat(s, "ebf").is_none()
+                && g.stat(s, "nodes").is_some()
+        })
+        .map(named)
+        .collect();
     // x values of left-out groups, by series label: their lines break there.
     let mut breaks: Vec<(String, f64)> = Vec::new();
     for g in groups {
@@ -1015,6 +1029,7 @@ fn chart_for(
         series_columns: series_cols.to_vec(),
         all_stopped,
         no_minimal,
+        no_ebf,
         shared_y: None,
         y_unit: if kind == ChartKind::Time { "ms" } else { "" },
     })

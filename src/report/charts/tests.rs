@@ -76,6 +76,7 @@ fn category_chart(labels: &[&str]) -> Chart {
         x_column: "solver".into(),
         series_columns: vec![],
         no_minimal: vec![],
+        no_ebf: vec![],
         all_stopped: vec![],
         shared_y: None,
         y_unit: "",
