@@ -448,6 +448,31 @@ fn a_shard_edited_by_hand_is_named() {
     merge(Some("but this experiment file makes them"));
     std::fs::write(&jsonl, &text).unwrap();
     merge(None);
+    // A shard an older harness wrote (format 1: no `roots` in its counters) is refused by its
+    // format, not called damaged.
+    let older: String = text
+        .replace("harness-partial-2", "harness-partial-1")
+        .lines()
+        .map(|l| {
+            // Every `roots` in the line: the run's counters' and each iteration's.
+            let mut l = l.to_string();
+            while let Some(at) = l.find("\"roots\":") {
+                let end = at + l[at..].find(',').unwrap() + 1;
+                l.replace_range(at..end, "");
+            }
+            l + "\n"
+        })
+        .collect();
+    assert!(
+        !older.contains("roots") && text.contains("\"roots\":1,"),
+        "{text}"
+    );
+    std::fs::write(&jsonl, &older).unwrap();
+    merge(Some(
+        "shard.jsonl is in format harness-partial-1, not harness-partial-2 as this harness writes",
+    ));
+    std::fs::write(&jsonl, &text).unwrap();
+    merge(None);
     // Without its manifest, a shard's folder is still no results folder to plot.
     std::fs::remove_file(&mf).unwrap();
     let o = harness()

@@ -27,7 +27,9 @@ use crate::search::{Counters, Status};
 pub const FILE: &str = "runs.csv.partial";
 
 /// The format's name and version, in the first line.
-const FORMAT: &str = "harness-partial-1";
+/// The lines' format: 2 since a finished run's counters hold `roots` (format 1's lacked it,
+/// and searched_branching, which runs.csv derives from the counters, needs it).
+const FORMAT: &str = "harness-partial-2";
 
 /// The first line: what wrote the file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -543,7 +543,7 @@ fn readable(v: f64) -> String {
     }
     // Whole, or whole but for a float's last bits (a full tree of a b fitted to 933 nodes
     // computes as 932.9999999999): the whole number.
-    if a < 1e15 && (v - v.round()).abs() <= 1e-9 * a.max(1.0) {
+    if a < 1e15 && (v - v.round()).abs() <= 1e-9 * a {
         return fmt_num(v.round());
     }
     if !(1e-3..1e15).contains(&a) {
@@ -593,6 +593,8 @@ mod tests {
             (-0.0, "0"),
             (-2.5, "-2.500"),
             (0.000123456, "1.235e-4"),
+            (1e-12, "1.000e-12"),
+            (-2.5e-10, "-2.500e-10"),
             (1.5e22, "1.500e22"),
         ];
         for (v, want) in cases {

@@ -9,7 +9,9 @@ pub struct Counters {
     /// Of the nodes, the roots: one per search from the root that entered it (one for a
     /// search, one per iteration of iterative deepening, one per null-window test of the
     /// solver). Not a runs.csv column: `searched_branching` takes the roots out of `nodes`,
-    /// since they are no node's children.
+    /// since they are no node's children. (Absent from a line an older harness wrote: read as
+    /// 0, so that the line parses and its format, not a parse error, is what refuses it.)
+    #[serde(default)]
     pub roots: u64,
     /// Positions quiescence search entered below the horizon (the depth-0 node itself is
     /// counted in `nodes` and `leaves`): `nodes + qnodes` is every position visited.

@@ -151,7 +151,7 @@ pub fn check_table_depth(
             )
         };
         return Err(at(path, src, span, format!(
-            "depth: {what} with {with}, whose entries record remaining depths up to {} plies (one byte of a 16-byte entry); allowed: \"full\" where the game ends within {} plies, {way_out} (run `{}`)",
+            "depth: {what} with {with}, whose entries record remaining depths up to {} plies (one byte of a 16-byte entry); allowed: any depth (\"full\" included) from a position the game ends within {} plies of, {way_out} (run `{}`)",
             tt::MAX_DEPTH,
             tt::MAX_DEPTH,
             run.key

@@ -856,7 +856,7 @@ fn chart_for(
         .iter()
         .filter(|g| {
             kind == ChartKind::Ebf
-                && !ebf_left_out(g)
+                && g.budget_short == 0
                 && g.stat(s, "ebf").is_none()
                 && g.stat(s, "nodes").is_some()
         })
