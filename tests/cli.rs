@@ -618,16 +618,22 @@ fn run_file(file: &Path, out: &Path) -> std::process::Output {
 /// Runs `harness run` on the experiment `text`, which must succeed; the results are in the
 /// returned folder's `out`.
 fn good_run(text: &str) -> tempfile::TempDir {
+    good_run_stderr(text).0
+}
+
+/// `good_run`, with what the run wrote on stderr (its warnings).
+fn good_run_stderr(text: &str) -> (tempfile::TempDir, String) {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("exp.toml");
     std::fs::write(&file, text).unwrap();
-    harness()
+    let out = harness()
         .args(["run", "--quiet", "--out"])
         .arg(tmp.path().join("out"))
         .arg(&file)
         .assert()
         .success();
-    tmp
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    (tmp, err)
 }
 
 #[test]
@@ -3458,38 +3464,18 @@ fn leading_zeros_types_and_dotted_label_keys_say_what_is_allowed() {
 /// the chart is not drawn, and why, as for a chart named in `charts`.
 #[test]
 fn a_title_for_a_default_chart_the_data_cannot_support_is_reported() {
-    let tmp = tempfile::tempdir().unwrap();
-    let exp = tmp.path().join("exp.toml");
-    std::fs::write(
-        &exp,
-        format!("{GOOD}\n[report]\ntitles = {{ qnodes = \"Q\", nodes = \"N\" }}\n"),
-    )
-    .unwrap();
-    let out = tmp.path().join("out");
-    let o = harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(&out)
-        .arg(&exp)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{err}");
+    let (tmp, err) = good_run_stderr(&format!(
+        "{GOOD}\n[report]\ntitles = {{ qnodes = \"Q\", nodes = \"N\" }}\n"
+    ));
     let why = "`qnodes`: no run entered a quiescence node (qnodes is 0 or missing)";
     assert!(
         err.contains(&format!("warning: t: [report] titles: not drawn: {why}")),
         "{err}"
     );
-    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let md = std::fs::read_to_string(tmp.path().join("out/report.md")).unwrap();
     assert!(md.contains(&format!("Not drawn:\n\n- {why}\n")), "{md}");
     // The chart it did draw carries its title; without `titles`, the default is silent.
     assert!(md.contains("### Tic-tac-toe: N\n"), "{md}");
-    std::fs::write(&exp, GOOD).unwrap();
-    let o = harness()
-        .args(["run", "--quiet", "--fresh", "--out"])
-        .arg(&out)
-        .arg(&exp)
-        .output()
-        .unwrap();
-    assert!(o.status.success());
-    assert!(!String::from_utf8_lossy(&o.stderr).contains("not drawn"));
+    let (_tmp, err) = good_run_stderr(GOOD);
+    assert!(!err.contains("not drawn"), "{err}");
 }

@@ -108,15 +108,10 @@ fn capped<G: Game>(g: &G, depth: u32) -> u32 {
     depth.min(plies_left(g))
 }
 
-/// The depth the run's search uses: its `depth`, or for `depth = "full"` the most plies the
-/// game can still last from the position (0 when it is over).
+/// The depth the run's search starts from: its `depth`, capped (as the searcher caps it) at
+/// the most plies the game can still last from the position, which is what `depth = "full"`
+/// is (0 when the game is over).
 pub fn search_depth(run: &Run) -> std::result::Result<u32, String> {
-    with_game!(run, |g| Ok(spec_for(&g, run).depth))
-}
-
-/// The remaining depth the run's search starts from: its `search_depth`, capped (as the
-/// searcher caps it) at the most plies the game can still last from the position.
-pub fn searched_plies(run: &Run) -> std::result::Result<u32, String> {
     with_game!(run, |g| Ok(capped(&g, spec_for(&g, run).depth)))
 }
 

@@ -429,16 +429,15 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
                 v.map(|v| format!("{ge}{}", readable(v)))
                     .unwrap_or_default()
             };
-            let size = |v: f64| readable(v);
             let [over_minimal, over_full, ebf_over_pearl] = th.ratios(nodes, ebf);
             let _ = writeln!(
                 row,
                 " {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 readable(th.branching),
                 o(nodes),
-                size(th.minimal_nodes),
+                readable(th.minimal_nodes),
                 o(over_minimal),
-                size(th.full_nodes),
+                readable(th.full_nodes),
                 o(over_full),
                 o(ebf),
                 readable(th.pearl_r),

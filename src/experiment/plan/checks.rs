@@ -118,7 +118,7 @@ pub fn check_table_depth(
         }
         let what = match run.depth {
             Depth::Plies(p) if p <= tt::MAX_DEPTH => continue,
-            _ => match crate::experiment::runner::searched_plies(run).map_err(Error::Input)? {
+            _ => match crate::experiment::runner::search_depth(run).map_err(Error::Input)? {
                 l if l <= tt::MAX_DEPTH => continue,
                 l => match run.depth {
                     Depth::Plies(p) => format!("depth {p} from position `{}`", run.position),
