@@ -616,6 +616,8 @@ fn quiescence_checks_find_a_quiet_mate_at_the_horizon() {
                 let r = search(&mut g.clone(), &spec, 0).unwrap();
                 let case = format!("{algorithm:?} checks={checks} delta={delta:?}");
                 assert_eq!(r.counters.nodes, 2, "{case}");
+                // The mated position lies below the horizon: a qnode, not a ply of max_ply.
+                assert_eq!(r.counters.max_ply, 1, "{case}");
                 if checks {
                     assert_eq!(r.value, -(MATE - 2), "{case}");
                     assert_eq!(r.counters.qnodes, 1, "{case}");

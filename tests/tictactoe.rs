@@ -3,7 +3,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use harness::games::tictactoe::{Scale, TicTacToe};
 use harness::games::{Game, INF};
@@ -38,6 +38,11 @@ fn minimax_from_the_empty_board_enters_the_published_tree() {
             assert_eq!(r.counters.interior, 294_778);
             assert_eq!(r.counters.moves_generated, 549_946 - 1);
             assert_eq!(r.counters.max_ply, 9);
+            // ebf = 549,946^(1/9); mean branching = 549,945 / 294,778.
+            let ebf = r.counters.effective_branching_factor().unwrap();
+            assert!((ebf - 4.343_235_10).abs() < 1e-8, "{ebf}");
+            let b = r.counters.mean_branching().unwrap();
+            assert!((b - 1.865_624_30).abs() < 1e-8, "{b}");
             assert_eq!(r.value, 0, "the empty board is a draw");
             assert_eq!(r.pv.len(), 9, "a draw is played out to the full board");
             // The game is restored.
@@ -88,6 +93,68 @@ fn reachable_positions_match_the_published_counts() {
     assert_eq!(by_ply, [1, 9, 72, 252, 756, 1260, 1520, 1140, 390, 78]);
 }
 
+/// Finished games by result (131,184 X wins, 77,904 O wins, 46,080 draws; OEIS A061526), every
+/// game from the empty board played out. A finished position scores for the side to move, so a
+/// win there is always the other side's: X's when X moved last (an odd number of plies).
+#[test]
+fn finished_games_split_into_the_published_wins_and_draws() {
+    fn walk(g: &mut TicTacToe, ply: u32, tally: &mut [u64; 3]) {
+        if let Some(v) = g.outcome() {
+            assert!(v <= 0, "{}: won by the side to move", g.format_position());
+            let i = match (v, ply % 2) {
+                (0, _) => 2,
+                (_, 1) => 0,
+                _ => 1,
+            };
+            tally[i] += 1;
+            return;
+        }
+        let mut moves = Vec::new();
+        g.moves(&mut moves);
+        for m in moves {
+            g.make(m);
+            walk(g, ply + 1, tally);
+            g.unmake(m);
+        }
+    }
+    let mut tally = [0; 3];
+    walk(&mut TicTacToe::new(Scale::WinLoss), 0, &mut tally);
+    assert_eq!(tally, [131_184, 77_904, 46_080], "[X wins, O wins, draws]");
+}
+
+/// The 5,478 reachable positions fall into 765 classes under the square's eight symmetries
+/// (OEIS A008907): each position's class is the least of its eight images.
+#[test]
+fn reachable_positions_up_to_symmetry_are_the_published_765() {
+    // Cell i of a board's image is cell p[i] of the board.
+    let rotate = [6, 3, 0, 7, 4, 1, 8, 5, 2];
+    let mirror = [2, 1, 0, 5, 4, 3, 8, 7, 6];
+    let mut maps = Vec::new();
+    let mut p: [usize; 9] = std::array::from_fn(|i| i);
+    for _ in 0..4 {
+        maps.push(p);
+        maps.push(std::array::from_fn(|i| p[mirror[i]]));
+        p = std::array::from_fn(|i| p[rotate[i]]);
+    }
+    assert_eq!(
+        maps.iter().collect::<HashSet<_>>().len(),
+        8,
+        "eight distinct symmetries"
+    );
+    let classes: HashSet<String> = reachable()
+        .values()
+        .map(|(g, _)| {
+            let cells: Vec<char> = g.format_position().chars().collect();
+            assert_eq!(cells.len(), 9);
+            maps.iter()
+                .map(|p| p.iter().map(|&i| cells[i]).collect::<String>())
+                .min()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(classes.len(), 765);
+}
+
 #[test]
 fn every_algorithm_and_ordering_returns_the_minimax_value_on_every_position() {
     let orderings = [
@@ -131,18 +198,65 @@ fn every_algorithm_and_ordering_returns_the_minimax_value_on_every_position() {
     assert_eq!(checked, 2 * 5_478 * 5 * 3);
 }
 
+/// Full-depth alpha-beta from the empty board, both variants, natural and static order, both
+/// scales: every counter as `scripts/models/tictactoe.py` (an independent model written from
+/// the README's definitions) counts it. [nodes, leaves, interior, cutoffs, first-move cutoffs].
 #[test]
-fn alpha_beta_prunes_and_counts_cutoffs() {
-    let mut g = TicTacToe::new(Scale::WinLoss);
-    let mut spec = full(Algorithm::AlphaBeta, &g);
-    let mm = run_full(&mut g, Algorithm::Minimax, 0).unwrap();
-    for variant in [Variant::FailHard, Variant::FailSoft] {
-        spec.variant = variant;
-        let r = search(&mut g, &spec, 0).unwrap();
-        assert!(r.counters.nodes < mm.counters.nodes / 10);
-        assert!(r.counters.cutoffs > 0);
-        assert!(r.counters.first_move_cutoffs <= r.counters.cutoffs);
-        assert!(r.counters.terminal <= r.counters.leaves);
+fn alpha_beta_counts_equal_the_independent_model() {
+    let mm = run_full(&mut TicTacToe::new(Scale::WinLoss), Algorithm::Minimax, 0).unwrap();
+    // [natural order, static order] per scale.
+    let counts = [
+        (
+            Scale::WinLoss,
+            [
+                [18_297, 7_330, 10_967, 8_180, 5_194],
+                [7_275, 2_893, 4_382, 3_090, 2_202],
+            ],
+        ),
+        (
+            Scale::DepthPenalty,
+            [
+                [20_866, 8_453, 12_413, 7_692, 4_635],
+                [7_865, 3_161, 4_704, 2_854, 2_025],
+            ],
+        ),
+    ];
+    for (scale, [natural, ordered]) in counts {
+        for (ordering, want) in [("natural", natural), ("static", ordered)] {
+            let mut g = TicTacToe::new(scale);
+            for variant in [Variant::FailHard, Variant::FailSoft] {
+                let mut spec = full(Algorithm::AlphaBeta, &g);
+                spec.variant = variant;
+                spec.ordering = Ordering::parse(ordering).unwrap();
+                let r = search(&mut g, &spec, 0).unwrap();
+                let c = &r.counters;
+                let what = format!("{scale:?} {variant:?} {ordering}");
+                assert_eq!(r.value, 0, "{what}");
+                assert_eq!(
+                    [
+                        c.nodes,
+                        c.leaves,
+                        c.interior,
+                        c.cutoffs,
+                        c.first_move_cutoffs
+                    ],
+                    want,
+                    "{what}"
+                );
+                // Full depth: every leaf is a finished game; no table, so every node is one or
+                // the other.
+                assert_eq!(c.terminal, c.leaves, "{what}");
+                assert_eq!(c.nodes, c.leaves + c.interior, "{what}");
+                assert!(c.nodes < mm.counters.nodes / 10, "{what}");
+                // ebf = nodes^(1/9): the deepest ply entered is the last.
+                assert_eq!(c.max_ply, 9, "{what}");
+                let ebf = c.effective_branching_factor().unwrap();
+                assert!(
+                    (ebf - (want[0] as f64).powf(1.0 / 9.0)).abs() < 1e-12,
+                    "{what}"
+                );
+            }
+        }
     }
 }
 
@@ -377,8 +491,9 @@ fn a_positions_seed_does_not_depend_on_the_plans_width() {
 }
 
 /// `static` ranks three classes (centre, corners, edges), in natural order within a class, so a
-/// term after it orders the squares of a class. Figures from an independent reimplementation
-/// (Python, the README's definitions): alpha-beta (fail-hard), full depth, from the empty board.
+/// term after it orders the squares of a class. Figures from `scripts/models/tictactoe.py` (an
+/// independent model, the README's definitions): alpha-beta (fail-hard), full depth, from the
+/// empty board.
 #[test]
 fn static_ranks_centre_corners_edges_and_leaves_ties_within_each() {
     for (scale, plain, best, worst) in [

@@ -935,6 +935,65 @@ fn counters_of_a_search_counted_by_hand() {
     );
 }
 
+/// A table that decides a node, counted by hand: Nim 1,1,1 (normal play, the side that takes
+/// the last object wins; who is to move is not in the key), alpha-beta fail-soft, natural order,
+/// full depth (3), 1,024 entries. Write the heaps A = 0,1,1, B = 0,0,1, C = 0,1,0, D = 1,0,1,
+/// E = 1,1,0; every move takes a whole heap of 1.
+/// - The root takes heap 0: A (window −∞, +∞). A takes heap 1: B, which takes the last object
+///   (a leaf worth −1 below it) and stores +1 exact at depth 1. A takes heap 2: C on the window
+///   (−∞, 1); its one move reaches 1 = β, a cutoff, and C stores +1 as a lower bound. A is worth
+///   −1 (exact), so the root's first move is worth +1.
+/// - The root takes heap 1: D on (−∞, −1). D takes heap 0: B again, on (1, +∞): the exact +1 at
+///   depth 1 decides it, a table cutoff. D then has −1 = β: a cutoff.
+/// - The root takes heap 2: E on (−∞, −1). E takes heap 0: C again, on (1, +∞): the lower
+///   bound +1 raises α to 1, which does not close the window, so C is searched again (a leaf
+///   below) and stores +1 as an upper bound over its own key. E has −1 = β: a cutoff.
+///
+/// So 11 nodes: 3 leaves (all finished games), 7 interior (the root, A, B, C twice, D, E), 1
+/// table cutoff; 3 + 2 + 1 + 1 + 2 + 2 + 1 = 12 moves; cutoffs at C, D and E, each on the first
+/// move; 8 probes (interior + table cutoffs), 2 hits (B and C again), 7 stores (one per
+/// interior node), 6 keys in the table. Without a table B is searched again instead: 12 nodes,
+/// 4 leaves, 8 interior, 13 moves.
+#[test]
+fn a_table_cutoff_counted_by_hand() {
+    let run = |table: Option<TtSpec>| {
+        let mut g = Nim::parse_position(false, "1,1,1").unwrap();
+        let r = search(&mut g, &spec(3, Variant::FailSoft, "natural", table), 1).unwrap();
+        assert_eq!(r.value, 1);
+        assert_eq!(
+            r.best_move.map(|m| g.format_move(m)).as_deref(),
+            Some("0:1")
+        );
+        r.counters
+    };
+    let c = run(Some(tt(1024, Replacement::Always)));
+    assert_eq!(
+        [c.nodes, c.leaves, c.terminal, c.interior, c.moves_generated],
+        [11, 3, 3, 7, 12]
+    );
+    assert_eq!(
+        [c.cutoffs, c.first_move_cutoffs, c.max_ply as u64],
+        [3, 3, 3]
+    );
+    assert_eq!(
+        [
+            c.tt_probes,
+            c.tt_hits,
+            c.tt_cutoffs,
+            c.tt_stores,
+            c.tt_occupancy
+        ],
+        [8, 2, 1, 7, 6]
+    );
+    assert_eq!([c.tt_overwrites, c.tt_collisions], [0, 0]);
+    let c = run(None);
+    assert_eq!(
+        [c.nodes, c.leaves, c.terminal, c.interior, c.moves_generated],
+        [12, 4, 4, 8, 13]
+    );
+    assert_eq!([c.cutoffs, c.first_move_cutoffs], [3, 3]);
+}
+
 /// Counters an independent model reproduced: Python programs written from the README alone
 /// (no harness code) that matched runs.csv on every row of grids of 2,830 tic-tac-toe, 13,130
 /// Nim and 4,488 Connect Four runs (2026-12-06). Pinned here so that a change to killers,

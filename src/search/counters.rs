@@ -142,3 +142,31 @@ impl Counters {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Counters;
+
+    #[test]
+    fn derived_figures_follow_their_definitions() {
+        let mut c = Counters {
+            nodes: 549_946,
+            interior: 294_778,
+            moves_generated: 549_945,
+            max_ply: 9,
+            time_ns: 2_000_000,
+            ..Counters::default()
+        };
+        // 549,946 nodes in 2 ms.
+        assert_eq!(c.nodes_per_second(), 274_973_000.0);
+        assert!((c.mean_branching().unwrap() - 549_945.0 / 294_778.0).abs() < 1e-15);
+        assert!((c.effective_branching_factor().unwrap() - 4.343_235_10).abs() < 1e-8);
+        // Nothing measured, nothing expanded, nothing below the root: no figure.
+        c.time_ns = 0;
+        c.interior = 0;
+        c.max_ply = 0;
+        assert_eq!(c.nodes_per_second(), 0.0);
+        assert_eq!(c.mean_branching(), None);
+        assert_eq!(c.effective_branching_factor(), None);
+    }
+}
