@@ -345,6 +345,17 @@ fn illegal_positions_are_input_errors() {
         "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1",
         "side not to move (black) is in check",
     );
+    // Black is in check three times over, on White's move: the side not to move is named (a
+    // board cozy-chess refuses with either side to move).
+    bad_fen(
+        "4k3/8/3N4/1B6/8/8/8/4R1K1 w - - 0 1",
+        "side not to move (black) is in check",
+    );
+    // White to move, in check from three pieces: more than one move can give.
+    bad_fen(
+        "4r1k1/8/8/8/1b6/3n4/8/4K3 w - - 0 1",
+        "the side to move is in check by 3 pieces",
+    );
     bad_fen(
         "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
         "pawn on the first or eighth rank",
