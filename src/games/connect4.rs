@@ -535,8 +535,8 @@ impl Game for Connect4 {
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
         let w = self.geo.width;
-        match text.trim().parse::<u32>() {
-            Ok(c) if (1..=w).contains(&c) => Ok((c - 1) as u8),
+        match super::parse_digits::<u32>(text.trim()) {
+            Some(c) if (1..=w).contains(&c) => Ok((c - 1) as u8),
             _ => Err(format!(
                 "`{}` is not a column: columns are numbered 1 to {w} from the left",
                 super::shown(text.trim())

@@ -272,3 +272,44 @@ pub fn display_name(kind: &str) -> Option<&'static str> {
         _ => return None,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::connect4::Connect4;
+    use super::nim::Nim;
+    use super::tictactoe::{Scale, TicTacToe};
+    use super::uniform::{Model, Uniform, UniformSpec, Values};
+    use super::Game;
+
+    /// Numbers in positions and moves are digits: Rust's integer parsing would take `+4` as 4.
+    #[test]
+    fn numbers_in_positions_and_moves_are_digits_only() {
+        assert!(Connect4::parse_position(7, 6, "4,4").is_ok());
+        assert!(Connect4::parse_position(7, 6, "+4,+4").is_err());
+        assert!(TicTacToe::parse_position(Scale::WinLoss, "4,0").is_ok());
+        assert!(TicTacToe::parse_position(Scale::WinLoss, "+4,0").is_err());
+        let nim = Nim::parse_position(false, "3,4").unwrap();
+        assert!(nim.parse_move("1:2").is_ok());
+        for bad in ["+1:2", "1:+2", "-0:1"] {
+            assert!(nim.parse_move(bad).is_err(), "{bad}");
+        }
+        let spec = UniformSpec {
+            branching: 3,
+            height: 4,
+            values: Values::Distinct,
+            model: Model::Independent,
+        };
+        assert!(Uniform::parse_position(spec, "tree=1,seed=0x1f,path=2.0").is_ok());
+        for bad in [
+            "tree=+1,seed=0x1f",
+            "tree=1,seed=+31",
+            "tree=1,seed=0x+1f",
+            "tree=1,seed=0x1f,path=+2.0",
+        ] {
+            assert!(Uniform::parse_position(spec, bad).is_err(), "{bad}");
+        }
+        let u = Uniform::parse_position(spec, "tree=1,seed=31").unwrap();
+        assert!(u.parse_move("2").is_ok());
+        assert!(u.parse_move("+2").is_err());
+    }
+}

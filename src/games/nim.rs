@@ -200,8 +200,8 @@ impl Game for Nim {
         let bad =
             || format!("`{text}` is not a Nim move: write heap:take, e.g. `0:2` (heaps from 0)");
         let (h, k) = text.trim().split_once(':').ok_or_else(bad)?;
-        let heap: u8 = h.trim().parse().map_err(|_| bad())?;
-        let take: u8 = k.trim().parse().map_err(|_| bad())?;
+        let heap: u8 = super::parse_digits(h.trim()).ok_or_else(bad)?;
+        let take: u8 = super::parse_digits(k.trim()).ok_or_else(bad)?;
         if heap as usize >= self.count || take == 0 || take > self.heaps[heap as usize] {
             return Err(format!(
                 "Nim move `{text}` does not fit the heaps {}",

@@ -283,8 +283,8 @@ impl Game for TicTacToe {
     }
 
     fn parse_move(&self, text: &str) -> Result<u8, String> {
-        match text.trim().parse::<u8>() {
-            Ok(v) if v < 9 => Ok(v),
+        match super::parse_digits::<u8>(text.trim()) {
+            Some(v) if v < 9 => Ok(v),
             _ => Err(format!(
                 "`{text}` is not a tic-tac-toe square (0-8, row-major from the top left)"
             )),

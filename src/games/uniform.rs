@@ -276,18 +276,24 @@ impl Uniform {
                 .ok_or_else(|| format!("`{text}`: {help}"))?;
             let v = v.trim();
             match k.trim() {
-                "tree" => tree = v.parse().map_err(|_| format!("`{text}`: {help}"))?,
+                "tree" => {
+                    tree = super::parse_digits(v).ok_or_else(|| format!("`{text}`: {help}"))?
+                }
                 "seed" => {
+                    // Digits only: `parse` and `from_str_radix` would take a sign.
                     let s = match v.strip_prefix("0x") {
-                        Some(h) => u64::from_str_radix(h, 16),
-                        None => v.parse(),
+                        Some(h) if h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                            u64::from_str_radix(h, 16).ok()
+                        }
+                        Some(_) => None,
+                        None => super::parse_digits(v),
                     };
-                    seed = Some(s.map_err(|_| format!("`{text}`: bad seed `{v}`; {help}"))?);
+                    seed = Some(s.ok_or_else(|| format!("`{text}`: bad seed `{v}`; {help}"))?);
                 }
                 "path" => {
                     for m in v.split('.').filter(|s| !s.is_empty()) {
-                        match m.parse::<u32>() {
-                            Ok(c) if c < spec.branching => path.push(c),
+                        match super::parse_digits::<u32>(m) {
+                            Some(c) if c < spec.branching => path.push(c),
                             _ => {
                                 return Err(format!(
                                 "`{text}`: path step `{m}` is not a child number; allowed: 0 to {}",
@@ -504,8 +510,8 @@ impl Game for Uniform {
     }
 
     fn parse_move(&self, text: &str) -> Result<u32, String> {
-        match text.trim().parse::<u32>() {
-            Ok(m) if m < self.spec.branching => Ok(m),
+        match super::parse_digits::<u32>(text.trim()) {
+            Some(m) if m < self.spec.branching => Ok(m),
             _ => Err(format!(
                 "`{text}` is not a child number; allowed: 0 to {}",
                 self.spec.branching - 1
