@@ -142,8 +142,8 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     );
     warn_positions(
         &plan.name,
-        "from which depth \"full\" equals a depth in plies the list also names, so those runs search one tree twice and count twice in the statistics",
-        &plan.full_as_plies(),
+        "from which two depths of the list search the same plies (the search stops where the game ends, as \"full\" does), so those runs search one tree twice and count twice in the statistics",
+        &plan.depths_searching_one_tree(),
     );
     // A shard's partial file and shard.jsonl carry the whole plan's header: the merge checks
     // every shard against the plan it makes itself.

@@ -893,7 +893,8 @@ fn a_grid_too_large_names_what_multiplies_it() {
     bad_text(
         "name = \"g\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\", \"2,3\", \"3,4\", \"1,2,3\", \"2,2\"]\n[search]\nalgorithm = [\"alphabeta\", \"negamax\"]\ndepth = { from = 1, to = 100 }\nordering = [\"random\", \"natural\", \"static\"]\nrepetitions = 1000\n[search.tt]\nentries = [1024, 4096]\n",
         &[
-            "more than 1000000 runs",
+            // At the largest list: `repetitions`.
+            "exp.toml:9:1: the experiment's grid holds more than 1000000 runs",
             "it multiplies 5 positions × algorithm 2 × depth 100 × ordering 3 × [search.tt] settings 2 × repetitions 1000 (of runs that use randomness);",
         ],
     );
@@ -902,14 +903,15 @@ fn a_grid_too_large_names_what_multiplies_it() {
     bad_text(
         "name = \"g\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = { from = 1, to = 9 }\ntie_break = [\"first\", \"random\"]\nordering = [\"natural\", \"random\", \"static\"]\nrepetitions = 100000\n",
         &[
-            "exp.toml: the experiment's grid holds more than 1000000 runs",
+            "exp.toml:9:1: the experiment's grid holds more than 1000000 runs",
             "it multiplies 1 positions × depth 9 × ordering 3 × tie_break 2 × repetitions 100000 (of runs that use randomness);",
         ],
     );
     bad_text(
         "name = \"g\"\n[game]\nkind = \"uniform\"\nbranching = 2\nheight = 4\ntrees = 100000\n[search]\nalgorithm = \"alphabeta\"\ndepth = [1, 2, 3, 4]\nordering = [\"natural\", \"random\", \"static\"]\n",
         &[
-            "exp.toml: the experiment's grid holds more than 1000000 runs",
+            // At `trees`, where the positions come from.
+            "exp.toml:6:1: the experiment's grid holds more than 1000000 runs",
             "it multiplies 100000 positions × depth 4 × ordering 3;",
         ],
     );
@@ -3204,14 +3206,15 @@ fn a_charts_link_is_refused() {
     );
 }
 
-/// `depth = [9, "full"]` from tic-tac-toe's empty board searches one tree twice: said on
-/// stderr, with the positions.
+/// `depth = [9, "full"]` from tic-tac-toe's empty board searches one tree twice, and so do
+/// depths 8 and 9 from a position with 7 plies left (the search stops where the game ends):
+/// said on stderr, with the positions.
 #[test]
-fn full_depth_equal_to_a_listed_depth_is_warned() {
+fn depths_that_search_one_tree_are_warned() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("exp.toml");
     let text = GOOD
-        .replace("depth = 3", "depth = [9, \"full\", 8]")
+        .replace("depth = 3", "depth = [9, \"full\", 8, 6]")
         .replace(
             "positions = [\"start\"]",
             "positions = [\"start\", \"4\", \"4,0\"]",
@@ -3227,21 +3230,29 @@ fn full_depth_equal_to_a_listed_depth_is_warned() {
         .clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(
-        err.contains(
-            "2 position(s) from which depth \"full\" equals a depth in plies the list also names"
-        ),
+        err.contains("3 position(s) from which two depths of the list search the same plies"),
         "{err}"
     );
-    assert!(
-        err.contains("(position_id 0, tictactoe scale=win-loss): \"full\" is 9 plies"),
-        "{err}"
-    );
-    assert!(
-        err.contains("(position_id 1, tictactoe scale=win-loss): \"full\" is 8 plies"),
-        "{err}"
-    );
-    // From 4,0 "full" is 7 plies, which the list does not name.
-    assert!(!err.contains("position_id 2"), "{err}");
+    for line in [
+        "`.........` (position_id 0, tictactoe scale=win-loss): depths 9 and \"full\" are both 9 plies",
+        "`....x....` (position_id 1, tictactoe scale=win-loss): depths 8, 9 and \"full\" are all 8 plies",
+        "`o...x....` (position_id 2, tictactoe scale=win-loss): depths 8, 9 and \"full\" are all 7 plies",
+    ] {
+        assert!(err.contains(line), "{line}\n{err}");
+    }
+    // Depth 6 is shallower than every position's end.
+    assert!(!err.contains(" 6,"), "{err}");
+    // A list whose depths all stop short of the end says nothing.
+    std::fs::write(&file, GOOD.replace("depth = 3", "depth = [3, 4]")).unwrap();
+    let out = harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(tmp.path().join("out2"))
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8(out.stderr).unwrap().contains("warning"));
 }
 
 /// An explicit move that is illegal in one of the positions names that position.

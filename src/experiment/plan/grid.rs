@@ -219,6 +219,36 @@ impl SearchGrid {
         parts.join(" × ")
     }
 
+    /// The key (its path in the file) of the `[search]` list with the most values, with that
+    /// count: what a grid past `MAX_RUNS` is most likely to shrink by (ties: the first of
+    /// `factors`' order).
+    pub fn largest_factor(&self) -> (&'static [&'static str], usize) {
+        let alphabeta = self.algorithms.iter().any(|a| a.prunes());
+        let solve = self.algorithms.contains(&Algorithm::Solve);
+        let keys: [(&'static [&'static str], usize); 10] = [
+            (&["search", "algorithm"], self.algorithms.len()),
+            (
+                &["search", "variant"],
+                if alphabeta { self.variants.len() } else { 1 },
+            ),
+            (&["search", "depth"], self.depths.len()),
+            (&["search", "ordering"], self.orderings.len()),
+            (&["search", "tie_break"], self.ties.len()),
+            (&["search", "iterative"], self.iteratives.len()),
+            (&["search", "tt"], self.tt_grid.len()),
+            (&["search", "quiescence"], self.quiescences.len()),
+            (
+                &["search", "solver"],
+                if solve { self.solvers.len() } else { 1 },
+            ),
+            (&["search", "repetitions"], self.reps as usize),
+        ];
+        keys.into_iter().fold(
+            (keys[0].0, 0),
+            |best, k| if k.1 > best.1 { k } else { best },
+        )
+    }
+
     /// Every run: each setup's positions × the grid × the repetitions (of runs that use
     /// randomness), each run once (by key), in the order of the lists; the experiment's `seed`
     /// and each run's key give the run's seed.
@@ -653,9 +683,22 @@ fn short_number(x: f64) -> String {
 /// The error of a grid past `MAX_RUNS`, with what multiplies it (`SearchGrid::factors`).
 pub fn too_many_runs(path: &Path, factors: &str) -> Error {
     Error::input(format!(
-        "{}: the experiment's grid holds more than {MAX_RUNS} runs, the most one experiment holds; it multiplies {factors}; split it into several experiments, or give those keys fewer values",
+        "{}: {}",
         path.display(),
+        too_many_runs_text(factors)
     ))
+}
+
+/// `too_many_runs`, placed at `key` (the file's largest list) where the file writes it.
+pub fn too_many_runs_at(path: &Path, src: &str, key: &[&str], factors: &str) -> Error {
+    match crate::experiment::config::locate(src, key) {
+        Some(pos) => at(path, src, pos..pos, too_many_runs_text(factors)),
+        None => too_many_runs(path, factors),
+    }
+}
+
+fn too_many_runs_text(factors: &str) -> String {
+    format!("the experiment's grid holds more than {MAX_RUNS} runs, the most one experiment holds; it multiplies {factors}; split it into several experiments, or give those keys fewer values")
 }
 
 /// The runs expanded so far, each key once.

@@ -141,41 +141,61 @@ impl Plan {
             .collect()
     }
 
-    /// The positions from which `depth = "full"` is as deep as a depth in plies the list also
-    /// names (`depth = [9, "full"]` from tic-tac-toe's empty board): every such pair of runs
-    /// searches one tree twice. One line per position and setup: `` `POSITION` (position_id
-    /// I, SETUP): "full" is N plies``.
-    pub fn full_as_plies(&self) -> Vec<String> {
-        use std::collections::{BTreeMap, BTreeSet};
-        let setup = |r: &Run| setup_name(&r.game);
-        let plies: BTreeSet<(String, usize, u32)> = self
-            .runs
-            .iter()
-            .filter_map(|r| match r.depth {
-                Depth::Plies(p) => Some((setup(r), r.position_id, p)),
-                Depth::Full => None,
-            })
-            .collect();
-        if plies.is_empty() {
-            return Vec::new();
+    /// The positions from which two depths of the list search the same tree: the searcher caps
+    /// a depth at the plies the game can still last, so `depth = [9, "full"]` or `[9, 10]` from
+    /// tic-tac-toe's empty board searches one tree twice. One line per position and setup:
+    /// `` `POSITION` (position_id I, SETUP): depths 9 and "full" are both 9 plies``.
+    pub fn depths_searching_one_tree(&self) -> Vec<String> {
+        use std::collections::{BTreeMap, HashSet};
+        // (setup, position_id) -> the position and its depths as written, each once.
+        let mut depths: BTreeMap<(String, usize), (&str, Vec<&Run>)> = BTreeMap::new();
+        let mut seen: HashSet<(String, usize, Depth)> = HashSet::new();
+        for r in &self.runs {
+            let setup = setup_name(&r.game);
+            if seen.insert((setup.clone(), r.position_id, r.depth)) {
+                let e = depths
+                    .entry((setup, r.position_id))
+                    .or_insert((&r.position, Vec::new()));
+                e.1.push(r);
+            }
         }
-        // (setup, position_id) -> the position and the plies "full" searches from it.
-        let mut full: BTreeMap<(String, usize), (&str, u32)> = BTreeMap::new();
-        for r in self.runs.iter().filter(|r| r.depth == Depth::Full) {
-            let at = (setup(r), r.position_id);
-            if full.contains_key(&at) {
+        let mut lines = Vec::new();
+        for ((setup, id), (pos, runs)) in depths {
+            if runs.len() < 2 {
                 continue;
             }
-            if let Ok(n) = crate::experiment::runner::search_depth(r) {
-                full.insert(at, (&r.position, n));
+            // Plies searched -> the depths as written that search them (numbers first, in
+            // order, then "full").
+            let mut by_plies: BTreeMap<u32, Vec<Depth>> = BTreeMap::new();
+            for r in runs {
+                if let Ok(n) = crate::experiment::runner::search_depth(r) {
+                    by_plies.entry(n).or_default().push(r.depth);
+                }
+            }
+            for (n, mut written) in by_plies {
+                if written.len() < 2 {
+                    continue;
+                }
+                written.sort_by_key(|d| match d {
+                    Depth::Plies(p) => (0, *p),
+                    Depth::Full => (1, 0),
+                });
+                let names: Vec<String> = written
+                    .iter()
+                    .map(|d| match d {
+                        Depth::Plies(p) => p.to_string(),
+                        Depth::Full => "\"full\"".to_string(),
+                    })
+                    .collect();
+                let (last, rest) = names.split_last().expect("two or more");
+                let each = if rest.len() == 1 { "both" } else { "all" };
+                lines.push(format!(
+                    "`{pos}` (position_id {id}, {setup}): depths {} and {last} are {each} {n} plies",
+                    rest.join(", ")
+                ));
             }
         }
-        full.into_iter()
-            .filter(|((s, id), (_, n))| plies.contains(&(s.clone(), *id, *n)))
-            .map(|((setup, id), (pos, n))| {
-                format!("`{pos}` (position_id {id}, {setup}): \"full\" is {n} plies")
-            })
-            .collect()
+        lines
     }
 }
 
@@ -242,11 +262,23 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             t.saturating_add(row.len().saturating_mul(n))
         });
     if total > MAX_RUNS {
-        let count = positions.iter().map(Vec::len).sum();
-        return Err(grid::too_many_runs(
-            path,
-            &grid.factors(setups.len(), count),
-        ));
+        let count: usize = positions.iter().map(Vec::len).sum();
+        let factors = grid.factors(setups.len(), count);
+        // Placed at the list with the most values: the key the positions come from, or a
+        // `[search]` one.
+        let (key, n) = grid.largest_factor();
+        let key = match count > n {
+            true => ["positions", "positions_file", "trees"]
+                .into_iter()
+                .map(|k| ["game", k])
+                .find(|k| super::config::locate_exact(src, k).is_some())
+                .map(|k| k.to_vec()),
+            false => Some(key.to_vec()),
+        };
+        return Err(match key {
+            Some(key) => grid::too_many_runs_at(path, src, &key, &factors),
+            None => grid::too_many_runs(path, &factors),
+        });
     }
     let mut runs = grid.expand(path, file.seed, &setups, &positions)?;
     checks::check_oracle_memory(path, src, file, &runs)?;
