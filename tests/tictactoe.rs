@@ -533,11 +533,8 @@ fn a_depth_past_the_end_searches_as_the_plies_left() {
                 r.counters.nodes
             })
             .collect();
+        // (Depth 9 once entered 1,586 nodes against depth 8's 1,542.)
         assert_eq!(nodes[1..], [nodes[0], nodes[0]], "iterative {iterative}");
-        if !iterative {
-            // depth = "full" (8 here) counted 1,542 before the cap, and still does; 9 was 1,586.
-            assert_eq!(nodes[0], 1_542);
-        }
     }
 }
 

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """An independent model of tic-tac-toe and of alpha-beta on it, to re-check the figures the
-tests pin (tests/tictactoe.rs) without the harness's code.
+tests pin (tests/tictactoe.rs, and the counts tests/cli.rs and src/search/oracle.rs cite)
+without the harness's code.
 
     python3 scripts/models/tictactoe.py
 
 Prints the full game tree (nodes, interior nodes, finished games by result and by length), the
 reachable positions (all, finished, up to the square's eight symmetries), and full-depth
-alpha-beta from the empty board for each scale, variant and ordering, counted as the README's
-"What is counted" defines: nodes (the root included), leaves (finished games: the search is
-full-depth), interior (expanded nodes), cutoffs (nodes left early because a child's value
+alpha-beta from the empty board for each scale, variant and ordering (and one search to depth
+3, whose unfinished horizon positions evaluate to 0), counted as the README's
+"What is counted" defines: nodes (the root included), leaves (nodes scored without expanding:
+finished games, and at depth 3 the horizon), interior (expanded nodes), cutoffs (nodes left early because a child's value
 reached beta) and first_move_cutoffs (those caused by the first move tried).
 
 Boards are 9-character strings, row-major from the top left, '.' empty; X moves first.
@@ -44,6 +46,12 @@ def natural(board, scale):
 def static(board, scale):
     # A stable sort: squares of one class stay in index order.
     return sorted(natural(board, scale), key=rank)
+
+
+def oracle_best(board, scale):
+    """`oracle-best`: the move whose exact value for the mover is best first, ties in index
+    order (the child's value is the opponent's, so the least comes first)."""
+    return sorted(natural(board, scale), key=lambda sq: value(play(board, sq), scale))
 
 
 def static_oracle(sign):
@@ -126,19 +134,22 @@ def reachable():
     return len(seen), finished, len(classes)
 
 
-def alphabeta(scale, variant, order):
+def alphabeta(scale, variant, order, depth=9):
+    """Alpha-beta to `depth` plies; an unfinished position at the horizon evaluates to 0."""
     count = {"nodes": 0, "leaves": 0, "interior": 0, "cutoffs": 0, "first_move_cutoffs": 0}
 
-    def search(b, alpha, beta):
+    def search(b, depth, alpha, beta):
         count["nodes"] += 1
         s = score(b, scale)
+        if s is None and depth == 0:
+            s = 0
         if s is not None:
             count["leaves"] += 1
             return s
         count["interior"] += 1
         best = -INF
         for i, sq in enumerate(order(b, scale)):
-            v = -search(play(b, sq), -beta, -alpha)
+            v = -search(play(b, sq), depth - 1, -beta, -alpha)
             best = max(best, v)
             alpha = max(alpha, v)
             if alpha >= beta:
@@ -147,7 +158,7 @@ def alphabeta(scale, variant, order):
                 return best if variant == "fail-soft" else beta
         return best if variant == "fail-soft" else alpha
 
-    value = search(".........", -INF, INF)
+    value = search(".........", depth, -INF, INF)
     return value, count
 
 
@@ -164,12 +175,16 @@ def main():
             for name, order in [
                 ("natural", natural),
                 ("static", static),
+                ("oracle-best", oracle_best),
                 ("static+oracle-best", static_oracle(1)),
                 ("static+oracle-worst", static_oracle(-1)),
             ]:
                 value, c = alphabeta(scale, variant, order)
                 fields = ", ".join(f"{k} {v}" for k, v in c.items())
                 print(f"  {scale} {variant} {name}: value {value}, {fields}")
+    value, c = alphabeta("win-loss", "fail-soft", natural, depth=3)
+    fields = ", ".join(f"{k} {v}" for k, v in c.items())
+    print(f"alpha-beta to depth 3, win-loss, fail-soft, natural: value {value}, {fields}")
 
 
 if __name__ == "__main__":

@@ -365,9 +365,10 @@ mod tests {
         let r = search(&mut Connect4::new(7, 6), &spec, 0).unwrap();
         assert_eq!(r.status, Status::Budget);
         assert!(t.elapsed().as_secs_f64() < 30.0);
-        // Full tic-tac-toe: 1,892 nodes and 21,233 oracle visits. A budget the two fit in
-        // changes nothing; one the nodes alone fit in stops the run, for the visits count too,
-        // summed over every call of the oracle.
+        // Full tic-tac-toe: 1,892 nodes (as `scripts/models/tictactoe.py` counts them) and
+        // 21,233 oracle visits. A budget the two fit in changes nothing; one the nodes alone
+        // fit in stops the run, for the visits count too, summed over every call of the
+        // oracle (the budget one below the sum stopping it pins the visits).
         let t = TicTacToe::new(Scale::DepthPenalty);
         let mut spec = SearchSpec::new(Algorithm::AlphaBeta, 9);
         spec.ordering = Ordering::parse("oracle-best").unwrap();
