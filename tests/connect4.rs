@@ -657,3 +657,61 @@ fn searched_branching_takes_the_solvers_roots_out_of_the_nodes() {
         ["4", "2", "1.000000", "1.000000"]
     );
 }
+
+/// The solver's counters on the first Test_L3_R1 position, counted by hand (natural order,
+/// one full-window search: no null-window). O is to move with five cells left, (6,6) and
+/// (7,3)..(7,6) (column, row from the bottom); X threatens (6,6) on the diagonal (3,3) (4,4)
+/// (5,5), and (7,5) completes X's row 5 (4,5) (5,5) (6,5).
+/// - `none`: the root (2 moves) plays 6, blocking; X has only 7 (1 move), O only 7 (1 move), X
+///   only 7, (7,5), a four: a finished game, −1 for O (X wins with its 21st stone). Then the
+///   root plays 7: X (2 moves) plays 6 first, a four, which beats the window: a cutoff. So 7
+///   nodes, 2 leaves (both finished games), 5 interior, 2 + 1 + 1 + 1 + 2 = 7 moves, 1 cutoff
+///   (on the first move), max ply 4.
+/// - `win-check`: a node whose mover can connect at once is a leaf. The line after the root
+///   plays 6 stops at the node where X can play (7,5); after the root plays 7, X can play
+///   (6,6) at once. So 5 nodes, 2 leaves, no finished game, 3 interior (2 + 1 + 1 moves), no
+///   cutoff, max ply 3.
+/// - `win-check+non-losing`: the root's only move that does not let X connect at once is the
+///   block (1 move), X's one move (7,3) gives O no four to make (1 move), and O's one move
+///   (7,4) lets X connect at (7,5): no move left that does not lose, a leaf decided with its
+///   moves generated (they count only at interior nodes). So 3 nodes, 1 leaf, 2 interior, 2
+///   moves, max ply 2.
+#[test]
+fn solver_counters_counted_by_hand() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"sh\"\nseed = 1\n[game]\nkind = \"connect4\"\npositions = [\"2252576253462244111563365343671351441\"]\n[search]\nalgorithm = \"solve\"\ndepth = \"full\"\nordering = \"natural\"\nsolver = [\"none\", \"win-check\", \"win-check+non-losing\"]\n",
+    );
+    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = rd.records().map(|r| r.unwrap()).collect();
+    let cells = |solver: &str| {
+        let r = rows
+            .iter()
+            .find(|r| &r[head.iter().position(|h| h == "solver").unwrap()] == solver)
+            .unwrap();
+        [
+            "score",
+            "nodes",
+            "leaves",
+            "terminal",
+            "interior",
+            "moves_generated",
+            "cutoffs",
+            "first_move_cutoffs",
+            "max_ply",
+        ]
+        .map(|c| r[head.iter().position(|h| h == c).unwrap()].to_string())
+    };
+    assert_eq!(
+        cells("none"),
+        ["-1", "7", "2", "2", "5", "7", "1", "1", "4"]
+    );
+    assert_eq!(
+        cells("win-check"),
+        ["-1", "5", "2", "0", "3", "4", "0", "0", "3"]
+    );
+    assert_eq!(
+        cells("win-check+non-losing"),
+        ["-1", "3", "1", "0", "2", "2", "0", "0", "2"]
+    );
+}
