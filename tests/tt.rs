@@ -656,7 +656,7 @@ fn history_and_a_table_give_almost_all_of_the_reduction(file: &str, rows: &[csv:
     let history_tt = mean(("history", "on", "false")).min(mean(("history", "on", "true")));
     let share = (plain - history_tt) / (plain - best);
     assert!(
-        share >= 0.98 && share <= 1.0,
+        (0.98..=1.0).contains(&share),
         "{file}: history + table give {:.1}% of the best reduction",
         100.0 * share
     );
