@@ -267,13 +267,14 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         // Placed at the list with the most values: the key the positions come from, or a
         // `[search]` one.
         let (key, n) = grid.largest_factor();
-        let key = match count > n {
-            true => ["positions", "positions_file", "trees"]
+        let key = if count > n {
+            ["positions", "positions_file", "trees"]
                 .into_iter()
                 .map(|k| ["game", k])
                 .find(|k| super::config::locate_exact(src, k).is_some())
-                .map(|k| k.to_vec()),
-            false => Some(key.to_vec()),
+                .map(|k| k.to_vec())
+        } else {
+            Some(key.to_vec())
         };
         return Err(match key {
             Some(key) => grid::too_many_runs_at(path, src, &key, &factors),
