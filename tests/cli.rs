@@ -3510,3 +3510,34 @@ fn a_title_for_a_default_chart_the_data_cannot_support_is_reported() {
     let (_tmp, err) = good_run_stderr(GOOD);
     assert!(!err.contains("not drawn"), "{err}");
 }
+
+/// A chart of more than 100 series is not drawn (a legend of thousands of rows once made a
+/// canvas too tall for its pixel buffer, and the run panicked after searching everything): it
+/// is named on stderr and under report.md's Not drawn, default chart or not, with the series
+/// columns to cut; 100 series still draw.
+#[test]
+fn a_chart_of_too_many_series_is_named_not_drawn() {
+    // 10 table sizes × `bits` key-bit counts: one series each.
+    let grid = |bits: u32| {
+        let entries: Vec<String> = (4..14).map(|i| (1u64 << i).to_string()).collect();
+        let key_bits: Vec<String> = (0..bits).map(|i| (64 - i).to_string()).collect();
+        format!(
+            "{}\n[search.tt]\nentries = [{}]\nkey_bits = [{}]\n",
+            GOOD.replace("depth = 3", "depth = 1"),
+            entries.join(", "),
+            key_bits.join(", ")
+        )
+    };
+    let (tmp, err) = good_run_stderr(&grid(11));
+    let why = "`nodes`: 110 series in one chart (series columns: `tt_entries`, `tt_key_bits`), more than the 100 a legend can tell apart; allowed: fewer, by `[report] series`, `facet` or `pool`";
+    assert!(
+        err.contains(&format!("warning: t: [report] charts: not drawn: {why}")),
+        "{err}"
+    );
+    let md = std::fs::read_to_string(tmp.path().join("out/report.md")).unwrap();
+    assert!(md.contains(&format!("- {why}\n")), "{md}");
+    assert!(!tmp.path().join("out/charts/nodes.png").exists());
+    let (tmp, err) = good_run_stderr(&grid(10));
+    assert!(!err.contains("series in one chart"), "{err}");
+    assert!(tmp.path().join("out/charts/nodes.png").exists());
+}

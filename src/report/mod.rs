@@ -832,9 +832,10 @@ pub fn build(dir: &Path) -> Result<Built> {
     check_labels(drawn, &layout, &exp_path, &src)?;
     let (charts, mut skipped) = charts::plan_charts(drawn, &layout);
     // Charts and theory lines nobody asked for (the defaults) that the data cannot support
-    // are not news; a default chart given a title in `titles` was asked for there.
+    // are not news; a default chart given a title in `titles` was asked for there; one too
+    // crowded to draw is news whoever asked.
     skipped.retain_mut(|n| match n.key {
-        "charts" if layout.charts_given => true,
+        "charts" if layout.charts_given || n.crowded => true,
         "charts" if layout.titles.keys().any(|k| k.name() == n.name) => {
             n.key = "titles";
             true

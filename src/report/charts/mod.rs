@@ -117,7 +117,7 @@ const SVG_FAMILIES: &str = "DejaVu Sans, Verdana, sans-serif";
 pub fn render_png(c: &Chart) -> Result<Vec<u8>> {
     register_font()?;
     let h = canvas_height(c);
-    let mut rgb = vec![0u8; (WIDTH * h * 3) as usize];
+    let mut rgb = vec![0u8; WIDTH as usize * h as usize * 3];
     {
         let bitmap = BitMapBackend::with_buffer(&mut rgb, (WIDTH, h));
         let root = text::GlyphText::new(bitmap, parsed_font()?, FAMILY).into_drawing_area();

@@ -338,6 +338,10 @@ pub struct NotDrawn {
     /// The chart's or line's name in that key.
     pub name: &'static str,
     pub why: String,
+    /// Said even of a default chart nobody named: the data would make it, but too crowded to
+    /// read (`MAX_SERIES`), which a reader must hear of; a default chart the data cannot make
+    /// at all (qnodes without quiescence) is no news.
+    pub crowded: bool,
 }
 
 impl NotDrawn {
@@ -350,6 +354,11 @@ impl NotDrawn {
     }
 }
 
+/// The most series one chart draws. Past it markers and colours repeat so often, and the
+/// legend runs so long (thousands of rows for a grid of table settings), that no reader could
+/// tell the series apart; such a chart is named as not drawn instead.
+pub const MAX_SERIES: usize = 100;
+
 /// The charts the layout asks for, and those (and the theory lines) it asks for that the data
 /// cannot support, with why.
 pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) {
@@ -359,6 +368,7 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
         key: "charts",
         name: kind.name(),
         why,
+        crowded: false,
     };
     let has_theory = s.groups.iter().any(|g| g.theory.is_some());
     let table_col = table_size_column(s);
@@ -373,11 +383,29 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
         let series = series_columns(s, layout, &x);
         let before = charts.len();
         let mut empty = Vec::new();
+        // The most series one chart of this kind would hold, past `MAX_SERIES` (then none of
+        // its facets is drawn: a figure is all its facets or none).
+        let mut crowded = 0;
         for (facet, groups) in facets(s, layout) {
             match chart_for(s, layout, kind, &x, &series, &facet, &groups) {
+                Some(c) if c.series.len() > MAX_SERIES => crowded = crowded.max(c.series.len()),
                 Some(c) => charts.push(c),
                 None => empty.push(facet),
             }
+        }
+        if crowded > 0 {
+            charts.truncate(before);
+            skipped.push(NotDrawn {
+                crowded: true,
+                ..chart_skipped(
+                    kind,
+                    format!(
+                        "{crowded} series in one chart (series columns: {}), more than the {MAX_SERIES} a legend can tell apart; allowed: fewer, by `[report] series`, `facet` or `pool`",
+                        series.iter().map(|c| format!("`{c}`")).collect::<Vec<_>>().join(", ")
+                    ),
+                )
+            });
+            continue;
         }
         // Some facets drawn and others not (facet = "tt" with x = tt_entries: the runs
         // without a table have no x): the others are named, not dropped in silence.
@@ -520,6 +548,7 @@ fn theory_not_drawn(charts: &[Chart], layout: &Layout, has_theory: bool) -> Vec<
             key: "theory",
             name: tk.name(),
             why,
+            crowded: false,
         });
     }
     out
