@@ -337,9 +337,7 @@ fn solve_cli_rejects_bad_input_with_file_line_and_move() {
 
 /// `--mib` sizes the solver's table: 1 MiB is 65,536 entries, and the CLI prints the node count
 /// the library's solve gives with that table. The two sizes give different counts on this
-/// benchmark position (17,175 against 17,155 with the default 4 MiB, as measured; the counts
-/// of the reference solver, whose table and ordering differ, are no check of them), so the
-/// size reaches the search.
+/// benchmark position, so the size reaches the search.
 #[test]
 fn solve_cli_mib_sizes_the_table() {
     let line = "32164625 11\n";

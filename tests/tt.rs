@@ -628,7 +628,7 @@ fn shipped_size_and_enhancement_experiments_run() {
 /// iterative deepening, whichever reads fewer nodes) must give at least 98% of the reduction,
 /// from plain alpha-beta in natural order, of the group that reads the fewest (tic-tac-toe
 /// 99.1%, Nim 99.2%; the Connect Four and chess experiments, too slow for this suite, 99.6% and
-/// 99.2%: README, "Transposition tables").
+/// 99.2%: README, "Transposition table, killers, history, iterative deepening").
 fn history_and_a_table_give_almost_all_of_the_reduction(file: &str, rows: &[csv::StringRecord]) {
     let cols = ["ordering", "tt", "iterative", "nodes"].map(|c| col(rows, c));
     let mut groups: std::collections::BTreeMap<(String, String, String), Vec<f64>> =
@@ -989,7 +989,7 @@ fn counters_of_a_search_counted_by_hand() {
 /// - The root takes heap 1: D on (−∞, −1). D takes heap 0: B again, on (1, +∞): the exact +1 at
 ///   depth 1 decides it, a table cutoff. D then has −1 = β: a cutoff.
 /// - The root takes heap 2: E on (−∞, −1). E takes heap 0: C again, on (1, +∞): the lower
-///   bound +1 raises α to 1, which does not close the window, so C is searched again (a leaf
+///   bound +1 leaves α at 1 and does not close the window, so C is searched again (a leaf
 ///   below) and stores +1 as an upper bound over its own key. E has −1 = β: a cutoff.
 ///
 /// So 11 nodes: 3 leaves (all finished games), 7 interior (the root, A, B, C twice, D, E), 1
@@ -1041,8 +1041,9 @@ fn a_table_cutoff_counted_by_hand() {
 /// (no harness code) that matched runs.csv on every row of grids of 2,830 tic-tac-toe, 13,130
 /// Nim and 4,488 Connect Four runs (2026-12-06). The tic-tac-toe and Nim model is
 /// `scripts/models/enhancements.py` (written again from the README on 2026-12-07: it prints the
-/// figures below, and `--check RUNS.csv` compares it with every row it can model; 24,609
-/// tic-tac-toe and 11,134 Nim rows matched). Pinned here so that a change to killers, history,
+/// figures below, and `--check RUNS.csv` compares it with every row it can model: the 241
+/// tic-tac-toe and 352 Nim rows of the committed results match). Pinned here so that a change
+/// to killers, history,
 /// the table's slots and schemes, or iterative deepening cannot move them unseen.
 /// Connect Four keys are exact bitboards, so that model follows the table slot by slot: 64
 /// entries and 12 key bits give overwrites, collisions and false hits, which differ by scheme.

@@ -210,9 +210,9 @@ class Search:
 
     def bound_of(self, value, alpha, beta):
         """Upper if value <= alpha, lower if >= beta, exact otherwise, (alpha, beta) being "the
-        node's own window, moved only by an entry deeper than the node": an entry of the node's
-        own depth moves the search's window but not this one, so a value at the bound it raised
-        alpha to is exact. naive-exact: always exact."""
+        window the node was called with, moved only by an entry strictly deeper than the node":
+        an entry of the node's own depth moves the search's window but not this one, so a value
+        at the bound it raised alpha to is exact. naive-exact: always exact."""
         if self.bounds == "naive-exact":
             return EXACT
         if value <= alpha:
@@ -234,7 +234,8 @@ class Search:
         if self.table is not None:
             entry, alpha, beta, cut, deeper = self.probe(g.key(pos), depth, alpha, beta, ply)
             # fail-hard: "the entry's score clamped to the window the node was called with";
-            # fail-soft: the entry's score as it is (the README says so for exact entries only)
+            # fail-soft: the entry's score ("A table cutoff returns the entry's score ... with
+            # `fail-soft`")
             if cut:
                 c["tt_cutoffs"] += 1
                 score = entry[1]

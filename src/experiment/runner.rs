@@ -94,6 +94,12 @@ fn plies_left<G: Game>(g: &G) -> u32 {
     }
 }
 
+/// The most plies the game can still last from the run's position (what `depth = "full"`
+/// searches, and where the searcher caps any depth).
+pub fn plies_left_of(run: &Run) -> std::result::Result<u32, String> {
+    with_game!(run, |g| Ok(plies_left(&g)))
+}
+
 /// The `depth` and `theory_depth` a record of `run` holds: the depth its search uses and
 /// that depth capped at the plies the game can still last.
 pub fn record_depths(run: &Run) -> std::result::Result<(u32, u32), String> {

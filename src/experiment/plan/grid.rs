@@ -193,19 +193,7 @@ impl SearchGrid {
         } else {
             format!("{positions} positions")
         }];
-        let alphabeta = self.algorithms.iter().any(|a| a.prunes());
-        let solve = self.algorithms.contains(&Algorithm::Solve);
-        for (key, n) in [
-            ("algorithm", self.algorithms.len()),
-            ("variant", if alphabeta { self.variants.len() } else { 1 }),
-            ("depth", self.depths.len()),
-            ("ordering", self.orderings.len()),
-            ("tie_break", self.ties.len()),
-            ("iterative", self.iteratives.len()),
-            ("[search.tt] settings", self.tt_grid.len()),
-            ("[search.quiescence] settings", self.quiescences.len()),
-            ("solver", if solve { self.solvers.len() } else { 1 }),
-        ] {
+        for (_, key, n) in self.search_factors() {
             if n > 1 {
                 parts.push(format!("{key} {n}"));
             }
@@ -219,34 +207,52 @@ impl SearchGrid {
         parts.join(" × ")
     }
 
-    /// The key (its path in the file) of the `[search]` list with the most values, with that
-    /// count: what a grid past `MAX_RUNS` is most likely to shrink by (ties: the first of
-    /// `factors`' order).
-    pub fn largest_factor(&self) -> (&'static [&'static str], usize) {
+    /// What each `[search]` key multiplies the grid by: (its path in the file, its name in
+    /// messages, its number of values that make runs differ). `repetitions` is apart: it
+    /// repeats only the runs that use randomness.
+    fn search_factors(&self) -> [(&'static [&'static str], &'static str, usize); 9] {
         let alphabeta = self.algorithms.iter().any(|a| a.prunes());
         let solve = self.algorithms.contains(&Algorithm::Solve);
-        let keys: [(&'static [&'static str], usize); 10] = [
-            (&["search", "algorithm"], self.algorithms.len()),
+        [
+            (&["search", "algorithm"], "algorithm", self.algorithms.len()),
             (
                 &["search", "variant"],
+                "variant",
                 if alphabeta { self.variants.len() } else { 1 },
             ),
-            (&["search", "depth"], self.depths.len()),
-            (&["search", "ordering"], self.orderings.len()),
-            (&["search", "tie_break"], self.ties.len()),
-            (&["search", "iterative"], self.iteratives.len()),
-            (&["search", "tt"], self.tt_grid.len()),
-            (&["search", "quiescence"], self.quiescences.len()),
+            (&["search", "depth"], "depth", self.depths.len()),
+            (&["search", "ordering"], "ordering", self.orderings.len()),
+            (&["search", "tie_break"], "tie_break", self.ties.len()),
+            (&["search", "iterative"], "iterative", self.iteratives.len()),
+            (
+                &["search", "tt"],
+                "[search.tt] settings",
+                self.tt_grid.len(),
+            ),
+            (
+                &["search", "quiescence"],
+                "[search.quiescence] settings",
+                self.quiescences.len(),
+            ),
             (
                 &["search", "solver"],
+                "solver",
                 if solve { self.solvers.len() } else { 1 },
             ),
-            (&["search", "repetitions"], self.reps as usize),
-        ];
-        keys.into_iter().fold(
-            (keys[0].0, 0),
-            |best, k| if k.1 > best.1 { k } else { best },
-        )
+        ]
+    }
+
+    /// The path in the file of the `[search]` list with the most values (`repetitions`
+    /// included), with that count: what a grid past `MAX_RUNS` is most likely to shrink by
+    /// (ties: the first in `factors`' order).
+    pub fn largest_factor(&self) -> (&'static [&'static str], usize) {
+        let reps: (&'static [&'static str], usize) =
+            (&["search", "repetitions"], self.reps as usize);
+        self.search_factors()
+            .into_iter()
+            .map(|(path, _, n)| (path, n))
+            .chain([reps])
+            .fold((reps.0, 0), |best, k| if k.1 > best.1 { k } else { best })
     }
 
     /// Every run: each setup's positions × the grid × the repetitions (of runs that use

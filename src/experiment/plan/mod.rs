@@ -164,39 +164,68 @@ impl Plan {
             if runs.len() < 2 {
                 continue;
             }
-            // Plies searched -> the depths as written that search them (numbers first, in
-            // order, then "full").
-            let mut by_plies: BTreeMap<u32, Vec<Depth>> = BTreeMap::new();
-            for r in runs {
-                if let Ok(n) = crate::experiment::runner::search_depth(r) {
-                    by_plies.entry(n).or_default().push(r.depth);
-                }
+            // The plies the game can still last, where the searcher caps every depth: read once
+            // per position (it parses the position), not once per depth.
+            let Ok(limit) = crate::experiment::runner::plies_left_of(runs[0]) else {
+                continue;
+            };
+            // The depths as written that search the whole `limit` (numbers in order, then
+            // "full"); below it two depths never search the same plies.
+            let mut capped: Vec<Depth> = runs
+                .iter()
+                .map(|r| r.depth)
+                .filter(|d| match d {
+                    Depth::Plies(p) => *p >= limit,
+                    Depth::Full => true,
+                })
+                .collect();
+            if capped.len() < 2 {
+                continue;
             }
-            for (n, mut written) in by_plies {
-                if written.len() < 2 {
-                    continue;
-                }
-                written.sort_by_key(|d| match d {
-                    Depth::Plies(p) => (0, *p),
-                    Depth::Full => (1, 0),
-                });
-                let names: Vec<String> = written
-                    .iter()
-                    .map(|d| match d {
-                        Depth::Plies(p) => p.to_string(),
-                        Depth::Full => "\"full\"".to_string(),
-                    })
-                    .collect();
-                let (last, rest) = names.split_last().expect("two or more");
-                let each = if rest.len() == 1 { "both" } else { "all" };
-                lines.push(format!(
-                    "`{pos}` (position_id {id}, {setup}): depths {} and {last} are {each} {n} plies",
-                    rest.join(", ")
-                ));
-            }
+            capped.sort_by_key(|d| match d {
+                Depth::Plies(p) => (0, *p),
+                Depth::Full => (1, 0),
+            });
+            let names = depth_names(&capped);
+            let listed = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.concat(),
+            };
+            let each = if capped.len() == 2 { "both" } else { "all" };
+            lines.push(format!(
+                "`{pos}` (position_id {id}, {setup}): depths {listed} are {each} {limit} plies"
+            ));
         }
         lines
     }
+}
+
+/// Depths sorted as `depths_searching_one_tree` sorts them, as a message lists them: a run of
+/// three or more consecutive numbers as one item, `3 to 100`; "full" quoted.
+fn depth_names(depths: &[Depth]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < depths.len() {
+        match depths[i] {
+            Depth::Full => {
+                names.push("\"full\"".to_string());
+                i += 1;
+            }
+            Depth::Plies(p) => {
+                let mut j = i + 1;
+                while j < depths.len() && depths[j] == Depth::Plies(p + (j - i) as u32) {
+                    j += 1;
+                }
+                if j - i >= 3 {
+                    names.push(format!("{p} to {}", p + (j - i - 1) as u32));
+                } else {
+                    names.extend((i..j).map(|k| depths[k].to_string()));
+                }
+                i = j;
+            }
+        }
+    }
+    names
 }
 
 /// A game and its options as messages name them: `connect4 width=7 height=6`.
@@ -319,6 +348,22 @@ pub const MAX_NODES_ALLOWED: &str =
 mod tests {
     use super::*;
     use crate::experiment::config;
+
+    #[test]
+    fn depth_names_join_runs_of_three_or_more() {
+        use Depth::{Full, Plies};
+        let names = |d: &[Depth]| depth_names(d).join(", ");
+        assert_eq!(names(&[Plies(8), Plies(9), Full]), "8, 9, \"full\"");
+        assert_eq!(
+            names(&[Plies(3), Plies(4), Plies(5), Full]),
+            "3 to 5, \"full\""
+        );
+        assert_eq!(
+            names(&[Plies(1), Plies(2), Plies(3), Plies(7), Plies(8)]),
+            "1 to 3, 7, 8"
+        );
+        assert_eq!(names(&[Full]), "\"full\"");
+    }
 
     /// The runs the plan counts (each setup's runs per position times its positions), which
     /// refuse a grid past `MAX_RUNS` before it is built, and the runs `expand` builds.
