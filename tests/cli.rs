@@ -3231,24 +3231,14 @@ fn a_charts_link_is_refused() {
 /// said on stderr, with the positions.
 #[test]
 fn depths_that_search_one_tree_are_warned() {
-    let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("exp.toml");
-    let text = GOOD
-        .replace("depth = 3", "depth = [9, \"full\", 8, 6]")
-        .replace(
-            "positions = [\"start\"]",
-            "positions = [\"start\", \"4\", \"4,0\"]",
-        );
-    std::fs::write(&file, text).unwrap();
-    let out = harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(tmp.path().join("out"))
-        .arg(&file)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let (_tmp, err) = good_run_stderr(
+        &GOOD
+            .replace("depth = 3", "depth = [9, \"full\", 8, 6]")
+            .replace(
+                "positions = [\"start\"]",
+                "positions = [\"start\", \"4\", \"4,0\"]",
+            ),
+    );
     assert!(
         err.contains("3 position(s) from which two depths of the list search the same plies"),
         "{err}"
@@ -3263,16 +3253,8 @@ fn depths_that_search_one_tree_are_warned() {
     // Depth 6 is shallower than every position's end.
     assert!(!err.contains(" 6,"), "{err}");
     // A list whose depths all stop short of the end says nothing.
-    std::fs::write(&file, GOOD.replace("depth = 3", "depth = [3, 4]")).unwrap();
-    let out = harness()
-        .args(["run", "--quiet", "--out"])
-        .arg(tmp.path().join("out2"))
-        .arg(&file)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    assert!(!String::from_utf8(out.stderr).unwrap().contains("warning"));
+    let (_tmp, err) = good_run_stderr(&GOOD.replace("depth = 3", "depth = [3, 4]"));
+    assert!(!err.contains("warning"), "{err}");
 }
 
 /// An explicit move that is illegal in one of the positions names that position.

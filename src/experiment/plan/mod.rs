@@ -146,34 +146,31 @@ impl Plan {
     /// tic-tac-toe's empty board searches one tree twice. One line per position and setup:
     /// `` `POSITION` (position_id I, SETUP): depths 9 and "full" are both 9 plies``.
     pub fn depths_searching_one_tree(&self) -> Vec<String> {
-        use std::collections::{BTreeMap, HashSet};
-        // (setup, position_id) -> the position and its depths as written, each once.
-        let mut depths: BTreeMap<(String, usize), (&str, Vec<&Run>)> = BTreeMap::new();
-        let mut seen: HashSet<(String, usize, Depth)> = HashSet::new();
+        use std::collections::BTreeMap;
+        // (setup, position_id) -> a run from the position, and the depths written for it,
+        // each once (a list of depths is short).
+        let mut depths: BTreeMap<(String, usize), (&Run, Vec<Depth>)> = BTreeMap::new();
         for r in &self.runs {
-            let setup = setup_name(&r.game);
-            if seen.insert((setup.clone(), r.position_id, r.depth)) {
-                let e = depths
-                    .entry((setup, r.position_id))
-                    .or_insert((&r.position, Vec::new()));
-                e.1.push(r);
+            let (_, written) = depths
+                .entry((setup_name(&r.game), r.position_id))
+                .or_insert((r, Vec::new()));
+            if !written.contains(&r.depth) {
+                written.push(r.depth);
             }
         }
         let mut lines = Vec::new();
-        for ((setup, id), (pos, runs)) in depths {
-            if runs.len() < 2 {
+        for ((setup, id), (run, written)) in depths {
+            if written.len() < 2 {
                 continue;
             }
-            // The plies the game can still last, where the searcher caps every depth: read once
-            // per position (it parses the position), not once per depth.
-            let Ok(limit) = crate::experiment::runner::plies_left_of(runs[0]) else {
+            // Read once per position (it parses the position), not once per depth.
+            let Ok(limit) = crate::experiment::runner::plies_left_of(run) else {
                 continue;
             };
-            // The depths as written that search the whole `limit` (numbers in order, then
-            // "full"); below it two depths never search the same plies.
-            let mut capped: Vec<Depth> = runs
-                .iter()
-                .map(|r| r.depth)
+            // The depths that search the position's whole length: numbers at or past it, and
+            // "full". Below it two depths never search the same plies.
+            let mut capped: Vec<Depth> = written
+                .into_iter()
                 .filter(|d| match d {
                     Depth::Plies(p) => *p >= limit,
                     Depth::Full => true,
@@ -193,7 +190,8 @@ impl Plan {
             };
             let each = if capped.len() == 2 { "both" } else { "all" };
             lines.push(format!(
-                "`{pos}` (position_id {id}, {setup}): depths {listed} are {each} {limit} plies"
+                "`{}` (position_id {id}, {setup}): depths {listed} are {each} {limit} plies",
+                run.position
             ));
         }
         lines
