@@ -1885,6 +1885,37 @@ fn a_table_size_x_stays_a_log_axis_with_runs_without_a_table() {
     }
 }
 
+/// Every text of the chart files `PREFIX-*.svg` in `out`'s charts/, but each title's line
+/// that names the facet (`facet_col=`), one list per file in file-name order.
+fn facet_chart_texts(out: &Path, prefix: &str, facet_col: &str) -> Vec<Vec<String>> {
+    let mut names: Vec<String> = fs::read_dir(out.join("charts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(&format!("{prefix}-")) && n.ends_with(".svg"))
+        .collect();
+    names.sort();
+    names
+        .iter()
+        .map(|name| {
+            let svg = fs::read_to_string(out.join("charts").join(name)).unwrap();
+            svg.split("<text")
+                .skip(1)
+                .map(|t| {
+                    t.split('>')
+                        .nth(1)
+                        .unwrap_or("")
+                        .split('<')
+                        .next()
+                        .unwrap_or("")
+                        .trim()
+                        .to_string()
+                })
+                .filter(|t| !t.contains(&format!("{facet_col}=")))
+                .collect()
+        })
+        .collect()
+}
+
 /// Facets of one chart share their y axis: side by side, their ticks are the same.
 #[test]
 fn facets_share_the_y_axis() {
@@ -1897,30 +1928,36 @@ fn facets_share_the_y_axis() {
     .unwrap();
     let out_dir = tmp.path().join("out");
     run_exp(&exp, &out_dir).success();
-    // Every text of the chart but its title (which names the facet).
-    let texts = |name: &str| -> Vec<String> {
-        let svg = fs::read_to_string(out_dir.join("charts").join(name)).unwrap();
-        svg.split("<text")
-            .skip(1)
-            .map(|t| {
-                t.split('>')
-                    .nth(1)
-                    .unwrap_or("")
-                    .split('<')
-                    .next()
-                    .unwrap_or("")
-                    .to_string()
-            })
-            .filter(|t| !t.contains("misere="))
-            .collect()
+    let texts = facet_chart_texts(&out_dir, "nodes", "misere");
+    assert_eq!(texts.len(), 2);
+    assert_eq!(texts[0], texts[1]);
+}
+
+/// `[report] facet_y = "own"`: each facet's chart has the y range of its own data. Uniform
+/// trees of b = 2 and b = 6, height 4: minimax enters 31 and 1,555 nodes, so the shared axis
+/// runs past 1,000 in both files, and the own axes do only for b = 6.
+#[test]
+fn facets_get_their_own_y_axes_when_asked() {
+    let text = |facet_y: &str| {
+        format!(
+            "name = \"f\"\n[game]\nkind = \"uniform\"\nbranching = [2, 6]\nheight = 4\n[search]\nalgorithm = \"minimax\"\ndepth = [2, 4]\nordering = \"natural\"\n[report]\ncharts = [\"nodes\"]\n{facet_y}"
+        )
     };
-    let names: Vec<String> = fs::read_dir(out_dir.join("charts"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.starts_with("nodes-") && n.ends_with(".svg"))
-        .collect();
-    assert_eq!(names.len(), 2, "{names:?}");
-    assert_eq!(texts(&names[0]), texts(&names[1]));
+    let ticks = |texts: &[String]| texts.iter().any(|t| t == "1000" || t == "1k");
+    let (_tmp, shared) = common::harness_run_text(&text(""));
+    let s = facet_chart_texts(&shared, "nodes", "branching");
+    assert_eq!(s.len(), 2);
+    assert_eq!(s[0], s[1]);
+    assert!(ticks(&s[0]), "{:?}", s[0]);
+    let (_tmp, own) = common::harness_run_text(&text("facet_y = \"own\"\n"));
+    let o = facet_chart_texts(&own, "nodes", "branching");
+    assert_eq!(o.len(), 2);
+    assert_ne!(o[0], o[1]);
+    assert!(!ticks(&o[0]), "b = 2: {:?}", o[0]);
+    assert!(ticks(&o[1]), "b = 6: {:?}", o[1]);
+    // The shared layout is the default one.
+    let (_tmp, named) = common::harness_run_text(&text("facet_y = \"shared\"\n"));
+    assert_eq!(facet_chart_texts(&named, "nodes", "branching"), s);
 }
 
 /// summary.csv's rows of the results folder `out`, as column -> value maps.

@@ -174,6 +174,9 @@ pub struct ReportSection {
     pub point: Option<PointStat>,
     /// The whiskers around a point: `min-max` (default) or `none`.
     pub whiskers: Option<Whiskers>,
+    /// The y axes of a chart's facets: `shared` (default; one range over all facets, so they
+    /// compare at a glance) or `own` (each facet's file its own range).
+    pub facet_y: Option<FacetY>,
     /// Legend names for series labels: `labels = { "win-check+tt" = "no null-window" }`.
     pub labels: Option<std::collections::BTreeMap<String, String>>,
 }
@@ -205,6 +208,15 @@ pub enum Whiskers {
     #[default]
     MinMax,
     None,
+}
+
+/// `[report] facet_y`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FacetY {
+    #[default]
+    Shared,
+    Own,
 }
 
 /// `[report] x_scale`.

@@ -69,7 +69,7 @@ pub fn catalog() -> String {
         crate::search::Bounds::NAMES.join(" | "),
     ));
     s.push_str(&format!(
-        "report ([report], all optional): x, series, facet, pool (runs.csv parameter columns, not position or rep), x_scale = linear | log | category, charts = [{}], theory = [full-tree, knuth-moore, pearl], point = mean | geomean | median, whiskers = min-max | none, labels = {{ series = \"legend name\" }}, title, titles = {{ chart = \"title\" }}\n",
+        "report ([report], all optional): x, series, facet, pool (runs.csv parameter columns, not position or rep), x_scale = linear | log | category, charts = [{}], theory = [full-tree, knuth-moore, pearl], point = mean | geomean | median, whiskers = min-max | none, facet_y = shared | own, labels = {{ series = \"legend name\" }}, title, titles = {{ chart = \"title\" }}\n",
         config::ChartKind::ALL.map(|k| k.name()).join(", "),
     ));
     s

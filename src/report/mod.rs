@@ -684,6 +684,7 @@ pub fn resolve_layout(
         x_scale: r.x_scale,
         point: r.point.unwrap_or_default(),
         whiskers: r.whiskers.unwrap_or_default(),
+        facet_y: r.facet_y.unwrap_or_default(),
         labels: r.labels.clone().unwrap_or_default(),
         order: BTreeMap::new(),
         full_depth: false,

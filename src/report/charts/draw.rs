@@ -16,6 +16,10 @@ use super::style::{
 };
 use super::FAMILY;
 
+/// The least distance between the centres of two series' markers set side by side, in
+/// pixels: a marker's width (the star, the widest, is 26 px across).
+const MARKER_GAP_PX: f64 = 24.0;
+
 /// Draws `c` on `root` (WIDTH x canvas_height).
 pub fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -130,11 +134,33 @@ pub fn draw<DB: DrawingBackend>(
     // offset on a linear axis, a factor (in decades) on a log one. On a log axis the band
     // takes at most 0.16 decades and half the narrowest gap between x values (3, 4, 5 are a
     // tenth of a decade apart), so no point passes its neighbour's x. Bars take most of the
-    // gap instead (side by side, not overlapping).
+    // gap instead (side by side, not overlapping). Where that would set neighbouring
+    // markers closer than a marker's width (three series at each of eleven key-bit counts:
+    // 11 px apart, so that two equal points hid one another), the band widens until they
+    // stand a marker apart, up to 0.6 of the gap between x values on a linear axis (and on
+    // whole numbers spread at most 2 apart, within 0.45 of its x, so a point still reads at
+    // its own x) and half the narrowest gap on a log one.
+    let plot_px = f64::from(WIDTH - 140 - 16 - 40);
+    let apart = |px_per_unit: f64| MARKER_GAP_PX * k / px_per_unit;
     let (lin_band, log_band) = if c.bars {
         (0.8, 0.4f64.min(0.8 * log_step))
-    } else {
+    } else if k < 2.0 {
         (0.36, 0.16f64.min(0.5 * log_step))
+    } else {
+        let lin_cap = if integer_x {
+            0.6f64.min(0.9 / step)
+        } else {
+            0.6
+        };
+        let lin = apart(plot_px * step / (x1 - x0)).clamp(0.36, lin_cap.max(0.36));
+        let decade_px = plot_px / (x1 / x0).log10();
+        let base = 0.16f64.min(0.5 * log_step);
+        let log = if c.log_x && x0 > 0.0 && decade_px.is_finite() {
+            apart(decade_px).clamp(base, (0.5 * log_step).max(base))
+        } else {
+            base
+        };
+        (lin, log)
     };
     let layout = Layout {
         c,

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::super::summary::{cmp_values, Group, Summary, Theory};
 use super::super::table::numeric;
 use super::style::LINE_KINDS;
-use crate::experiment::config::{ChartKind, PointStat, TheoryKind, Whiskers, XScale};
+use crate::experiment::config::{ChartKind, FacetY, PointStat, TheoryKind, Whiskers, XScale};
 
 /// The label of the dashed line of runs without a table on a table-size axis.
 pub const NO_TABLE: &str = "no table";
@@ -37,6 +37,8 @@ pub struct Layout {
     /// The statistic a point shows (`[report] point`).
     pub point: PointStat,
     pub whiskers: Whiskers,
+    /// Whether a chart's facets share their y range (`[report] facet_y`).
+    pub facet_y: FacetY,
     /// Legend names of series labels (`[report] labels`).
     pub labels: BTreeMap<String, String>,
     /// Values of grid columns in the order the experiment file lists them
@@ -455,28 +457,36 @@ pub fn plan_charts(s: &Summary, layout: &Layout) -> (Vec<Chart>, Vec<NotDrawn>) 
     }
     // Facets of one figure share the ratio axis's range, so they share its scale too: log
     // for all when their ratios together span more than a factor 30 (one facet's bars near 1
-    // beside another's near 100 would be slivers on a linear axis).
-    let (lo, hi) = charts
-        .iter()
-        .filter(|c| c.kind == ChartKind::RatioToMinimal)
-        .flat_map(|c| c.series.iter().flat_map(|q| q.points.iter()))
-        .fold((f64::INFINITY, 0.0f64), |(a, b), p| {
-            (a.min(p.lo), b.max(p.hi))
-        });
-    if charts
-        .iter()
-        .any(|c| c.kind == ChartKind::RatioToMinimal && c.log_y)
-        || (lo > 0.0 && hi / lo > 30.0)
-    {
-        for c in &mut charts {
-            if c.kind == ChartKind::RatioToMinimal && !c.log_y {
-                c.log_y = true;
-                c.y_title = ratio_y_title(layout.point, true);
+    // beside another's near 100 would be slivers on a linear axis). With `facet_y = "own"`
+    // each facet decides alone.
+    let own = layout.facet_y == FacetY::Own;
+    let groups: Vec<Vec<usize>> = if own {
+        (0..charts.len()).map(|i| vec![i]).collect()
+    } else {
+        vec![(0..charts.len()).collect()]
+    };
+    for g in &groups {
+        let ratio = |i: &&usize| charts[**i].kind == ChartKind::RatioToMinimal;
+        let (lo, hi) = g
+            .iter()
+            .filter(ratio)
+            .flat_map(|&i| charts[i].series.iter().flat_map(|q| q.points.iter()))
+            .fold((f64::INFINITY, 0.0f64), |(a, b), p| {
+                (a.min(p.lo), b.max(p.hi))
+            });
+        if g.iter().filter(ratio).any(|&i| charts[i].log_y) || (lo > 0.0 && hi / lo > 30.0) {
+            for &i in g {
+                let c = &mut charts[i];
+                if c.kind == ChartKind::RatioToMinimal && !c.log_y {
+                    c.log_y = true;
+                    c.y_title = ratio_y_title(layout.point, true);
+                }
             }
         }
     }
-    // Facets of one figure share their y range (each kind over its facets).
-    for kind in layout.charts.iter().copied() {
+    // Facets of one figure share their y range (each kind over its facets), unless
+    // `facet_y = "own"`.
+    for kind in layout.charts.iter().copied().filter(|_| !own) {
         let of_kind = |c: &&mut Chart| c.kind == kind;
         if charts.iter_mut().filter(of_kind).count() < 2 {
             continue;

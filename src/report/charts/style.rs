@@ -178,40 +178,42 @@ pub(super) fn legend_marker<DB: DrawingBackend>(
 
 /// The budget mark at data point `$at`: a floor bar with an arrow rising from it (the mean is
 /// a lower bound). No series marker (circle, triangle, square, diamond, filled or hollow) has
-/// this shape, so a budget point is never read as a series' own point. `$half`: the bar's
-/// half width in pixels, at most 12 (narrower where many series share an x, so that
-/// neighbouring marks stay apart); the arrowhead is two thirds as wide.
+/// this shape, so a budget point is never read as a series' own point; drawn heavier than a
+/// whisker (a 6 px bar, 4 px strokes), its floor is not read as a whisker's cap where the
+/// whisker runs through it. `$half`: the bar's half width in pixels, at most 12 (narrower
+/// where many series share an x, so that neighbouring marks stay apart); the arrowhead is as
+/// wide as the bar, and at least 12 px.
 macro_rules! budget_element {
     ($at:expr, $col:expr, $half:expr) => {{
-        let st = $col.stroke_width(3);
         let w: i32 = $half;
-        let head = (w * 2 / 3).max(3);
+        let head = w.max(6);
+        let st = $col.stroke_width(4);
         EmptyElement::at($at)
-            + PathElement::new(vec![(-w, 0), (w, 0)], $col.stroke_width(4))
-            + PathElement::new(vec![(0, 0), (0, -34)], st)
-            + PathElement::new(vec![(-head, -25), (0, -35), (head, -25)], st)
+            + PathElement::new(vec![(-w, 0), (w, 0)], $col.stroke_width(6))
+            + PathElement::new(vec![(0, 0), (0, -37)], st)
+            + PathElement::new(vec![(-head, -26), (0, -38), (head, -26)], st)
     }};
 }
 pub(super) use budget_element;
 
-/// The budget mark in the legend, centred at `at`.
+/// The budget mark in the legend, centred at `at`: the chart's mark, scaled to the legend.
 pub(super) fn budget_mark<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     at: (i32, i32),
     col: RGBColor,
 ) -> std::result::Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let st = col.stroke_width(3);
     let (x, y) = at;
     area.draw(&PathElement::new(
-        vec![(x - 10, y + 10), (x + 10, y + 10)],
-        col.stroke_width(4),
+        vec![(x - 10, y + 12), (x + 10, y + 12)],
+        col.stroke_width(6),
     ))
     .map_err(e)?;
-    area.draw(&PathElement::new(vec![(x, y + 10), (x, y - 19)], st))
+    let st = col.stroke_width(4);
+    area.draw(&PathElement::new(vec![(x, y + 12), (x, y - 19)], st))
         .map_err(e)?;
     area.draw(&PathElement::new(
-        vec![(x - 6, y - 13), (x, y - 20), (x + 6, y - 13)],
+        vec![(x - 7, y - 11), (x, y - 20), (x + 7, y - 11)],
         st,
     ))
     .map_err(e)?;
