@@ -614,8 +614,8 @@ fn budget_marks_and_caps_of_many_series_stay_apart() {
         }
         kept
     };
-    // The floor bars (width 4): the eight in the plot share one y; the legend's is elsewhere.
-    let bars = rows_apart("4", 8, 1, "floor bars");
+    // The floor bars (width 6): the eight in the plot share one y; the legend's is elsewhere.
+    let bars = rows_apart("6", 8, 1, "floor bars");
     assert!(bars.iter().all(|b| b.2 - b.1 < 24), "{bars:?}");
     // The whisker caps (width 2), at both x: sixteen at the y of 50 and sixteen at 200.
     rows_apart("2", 16, 2, "whisker caps");
