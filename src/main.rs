@@ -182,6 +182,20 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         ))
         .into());
     }
+    // A whole run's folder with a shard's runs file (its manifest lost the `shard` field, or
+    // the file was put there): the report refuses such a folder, so the run would search
+    // everything, replace runs.csv and then fail with no report. Refused before that.
+    let jsonl = dir.join(shard::FILE);
+    if shard.is_none() && std::fs::symlink_metadata(&jsonl).is_ok() {
+        return Err(harness::Error::input(format!(
+            "{}: holds {} (a shard's runs, which `harness merge` reads), so the folder is a shard's, and a whole run's report cannot be written there; allowed: a new or empty folder, or the whole run's own (default {}); pass another --out DIR, or move {} away",
+            dir.display(),
+            shard::FILE,
+            home.display(),
+            jsonl.display()
+        ))
+        .into());
+    }
     // An interrupted run of the same plan by the same build: its finished runs are
     // taken as they are (a partial file of anything else is an error, before the
     // folder is touched).

@@ -292,6 +292,16 @@ fn wrong_shards_are_refused() {
     std::fs::write(&jsonl, &lines[..lines.len() - 20]).unwrap();
     let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(3, 3)]);
     assert!(e.contains("shard.jsonl:") && e.contains("damaged"), "{e}");
+    // A control character in a move (JSON escapes it, so the line parses): runs.csv would
+    // carry it to a report that refuses it, so the merge refuses it first.
+    let bell = lines.replacen("\"pv\":\"", "\"pv\":\"\\u0007", 1);
+    assert_ne!(bell, lines);
+    std::fs::write(&jsonl, &bell).unwrap();
+    let e = merge_error(&file, &[&s(1, 3), &s(2, 3), &s(3, 3)]);
+    assert!(
+        e.contains("shard.jsonl:") && e.contains("its pv holds the control character U+0007"),
+        "{e}"
+    );
     // Nothing was written where the merge would have written.
     assert!(!tmp.path().join("results").exists());
     // A shard folder has no report of its own.
@@ -367,6 +377,24 @@ fn shards_and_whole_runs_keep_to_their_folders() {
         assert!(err.contains(expect), "{args:?}: {err}");
     }
     assert_eq!((files(&whole), files(&one)), before);
+    // A whole run's folder that holds a shard.jsonl (put there, or a shard's folder whose
+    // manifest lost its `shard` field): refused before anything is searched, as the report
+    // could not be written there.
+    std::fs::write(whole.join("shard.jsonl"), "").unwrap();
+    let before = files(&whole);
+    let o = harness()
+        .args(["run", "--quiet", "--out"])
+        .arg(&whole)
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("holds shard.jsonl") && err.contains("allowed: a new or empty folder"),
+        "{err}"
+    );
+    assert_eq!(files(&whole), before);
     // The same shard reruns into its own folder.
     run(&["--shard", "1/3"], &file, &one);
 }

@@ -120,6 +120,19 @@ impl Finished {
         }
     }
 
+    /// The first field of the line holding a control character, with it: harness writes
+    /// none (a move or a line is printable text), and runs.csv would carry it to the report,
+    /// which refuses such a cell. So a line with one is a damaged line.
+    pub fn control_char(&self) -> Option<(&'static str, char)> {
+        [
+            ("run_key", &self.run_key),
+            ("best_move", &self.best_move),
+            ("pv", &self.pv),
+        ]
+        .into_iter()
+        .find_map(|(name, text)| text.chars().find(|c| c.is_control()).map(|c| (name, c)))
+    }
+
     /// Whether this is `run`'s line (same key and seed).
     pub fn is_of(&self, run: &Run) -> bool {
         self.run_key == run.key && self.seed == run.seed
@@ -221,6 +234,11 @@ pub fn load(
         let Ok(f) = serde_json::from_str::<Finished>(line) else {
             continue;
         };
+        // A damaged line (a control character, which harness never writes): searched again
+        // too, so that runs.csv gets the run as harness writes it.
+        if f.control_char().is_some() {
+            continue;
+        }
         if let Some(other) = done.get(&f.run_key) {
             if *other != f {
                 return Err(refuse(format!(

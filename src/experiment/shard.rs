@@ -432,6 +432,12 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Finished>)> {
     let mut out = Vec::new();
     for (n, l) in lines {
         let f: Finished = serde_json::from_str(l).map_err(|_| damaged(n))?;
+        if let Some((field, c)) = f.control_char() {
+            return Err(Error::input(format!(
+                "{shown}:{n}: damaged: its {field} holds the control character U+{:04X}, which harness never writes; rerun the shard",
+                c as u32
+            )));
+        }
         if let Some(first) = seen.insert(f.run_key.clone(), n) {
             return Err(Error::input(format!(
                 "{shown}:{n}: run {} again (first on line {first}), which a shard writes once; rerun the shard",

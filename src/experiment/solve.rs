@@ -124,6 +124,17 @@ fn solve_all<G: Game>(
         let g = parse(pos).map_err(|e| Error::input(format!("{}:{line}: {e}", file.display())))?;
         crate::search::ordering::explicit_keys(&spec.ordering, &g)
             .map_err(|e| Error::input(format!("{}:{line}: --ordering: {e}", file.display())))?;
+        // The table's entries hold a remaining depth in one byte, as `harness run` refuses
+        // for an experiment's solve runs.
+        let plies = g.max_remaining_plies();
+        if opts.techniques.tt && plies > crate::search::tt::MAX_DEPTH {
+            return Err(Error::input(format!(
+                "{}:{line}: the game can last {plies} more plies from this position, past the {} plies of remaining depth the solver's transposition table records (one byte of a 16-byte entry); allowed: a position the game ends within {} plies of, or a --solver without `tt` (e.g. --solver null-window+win-check+non-losing+bounds)",
+                file.display(),
+                crate::search::tt::MAX_DEPTH,
+                crate::search::tt::MAX_DEPTH
+            )));
+        }
     }
     // Named by what the message is about: the ordering (a term the game lacks), else the
     // table's size, else the techniques.
