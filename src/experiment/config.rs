@@ -1466,6 +1466,7 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                     msg
                 };
                 let msg = if msg.starts_with("invalid type:") && !msg.contains("allowed") {
+                    let msg = short_floats(&msg);
                     format!("{msg}{}", type_hint(&msg, leaf))
                 } else {
                     msg
@@ -1520,9 +1521,28 @@ fn type_hint(msg: &str, leaf: Option<&str>) -> String {
         "a string" if msg.starts_with("invalid type: map") && leaf == Some("titles") => {
             "; a dotted key makes a table inside the map; allowed: chart names, each with its title in quotes, e.g. titles = { nodes = \"Nodes by depth\" }".to_string()
         }
+        // Where serde's "expected" already says what the key allows, it is not said twice.
         _ => leaf
             .and_then(allowed_number)
-            .map_or(String::new(), allowed_tail),
+            .map(allowed_tail)
+            .filter(|tail| tail.strip_prefix("; allowed: ") != Some(expected))
+            .unwrap_or_default(),
+    }
+}
+
+/// serde writes a float in every digit (`1e308` as 309 of them): a long one, as `1e308`.
+fn short_floats(msg: &str) -> String {
+    const AT: &str = "floating point `";
+    let Some(start) = msg.find(AT).map(|i| i + AT.len()) else {
+        return msg.to_string();
+    };
+    let Some(len) = msg[start..].find('`') else {
+        return msg.to_string();
+    };
+    let digits = &msg[start..start + len];
+    match digits.parse::<f64>() {
+        Ok(v) if digits.len() > 24 => format!("{}{v:e}{}", &msg[..start], &msg[start + len..]),
+        _ => msg.to_string(),
     }
 }
 
