@@ -186,7 +186,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
     // the file was put there): the report refuses such a folder, so the run would search
     // everything, replace runs.csv and then fail with no report. Refused before that.
     let jsonl = dir.join(shard::FILE);
-    if shard.is_none() && std::fs::symlink_metadata(&jsonl).is_ok() {
+    if shard.is_none() && shard::present(&dir) {
         return Err(harness::Error::input(format!(
             "{}: holds {} (a shard's runs, which `harness merge` reads), so the folder is a shard's, and a whole run's report cannot be written there; allowed: a new or empty folder, or the whole run's own (default {}); pass another --out DIR, or move {} away",
             dir.display(),
@@ -394,7 +394,7 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
     }
     let (_lock, earlier) = open_output(&dir, &file, &parsed, &plan.name)?;
     // A shard's folder (of another split, or of this one not named) keeps its shard.
-    if earlier.as_ref().is_some_and(|m| m.shard.is_some()) || dir.join(shard::FILE).exists() {
+    if earlier.as_ref().is_some_and(|m| m.shard.is_some()) || shard::present(&dir) {
         return Err(harness::Error::input(format!(
             "{}: holds {} of `{}`, which the merge would replace; the merge writes into a folder of its own (--out DIR; default results/{})",
             dir.display(),
@@ -533,9 +533,10 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     };
     // What the merge would read: a shard folder's shard.jsonl, in runs.csv's columns.
     let jsonl = dir.join(shard::FILE);
+    let has_jsonl = shard::present(&dir);
     // A shard's folder whose manifest has gone (or lost the field): which shard it holds is
     // not written anywhere else.
-    if shard.is_none() && jsonl.exists() {
+    if shard.is_none() && has_jsonl {
         return Err(harness::Error::input(format!(
             "{}: holds {} (a shard's folder), but its manifest.json does not say which shard; give --shard I/N (the folder's name, shard-I-of-N, says it when harness named it)",
             dir.display(),
@@ -546,7 +547,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     // A shard's own folder (by its manifest, or its shard.jsonl) holds that shard alone;
     // --shard on a whole run's folder looks at the shard's rows among the others.
     let scope = match shard {
-        Some(s) if folder_shard.is_some() || jsonl.exists() => Scope::ShardFolder(s),
+        Some(s) if folder_shard.is_some() || has_jsonl => Scope::ShardFolder(s),
         Some(s) => Scope::Shard(s),
         None => Scope::Whole,
     };
@@ -561,7 +562,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
     }
     let what = shard.map_or(String::new(), |s| format!(" of shard {s}"));
     // A shard's own folder without its shard.jsonl is no shard a merge takes.
-    if let (Some(f), false) = (folder_shard, jsonl.exists()) {
+    if let (Some(f), false) = (folder_shard, has_jsonl) {
         return Err(harness::Error::input(format!(
             "{}: holds shard {f} (its manifest.json says so), but no {}, which `harness run --shard` writes for the merge; rerun the shard",
             dir.display(),
@@ -583,7 +584,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         verify::search(&plan, &opts).map_err(|e| runner::place_table_error(e, &file, &src))?
     };
     let mut v = verify::compare(&full, &table, scope, &records, "a row");
-    if jsonl.exists() {
+    if has_jsonl {
         let more = verify::compare_shard_file(&full, scope, &records, &jsonl, &table.header)?;
         v.differences.extend(more);
     }
@@ -601,7 +602,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
             plan.name,
             v.runs,
             csv_path.display(),
-            if jsonl.exists() { format!(" and its line of {}", shard::FILE) } else { String::new() },
+            if has_jsonl { format!(" and its line of {}", shard::FILE) } else { String::new() },
             v.columns
         ));
     }
@@ -634,7 +635,7 @@ fn verify(a: cli::VerifyArgs) -> anyhow::Result<()> {
         .iter()
         .any(|d| d.column.starts_with("(header)"));
     // A shard's folder: runs.csv and the shard.jsonl the merge reads, rows and lines.
-    let (from, rows) = if jsonl.exists() {
+    let (from, rows) = if has_jsonl {
         let both = format!("{} and {}", csv_path.display(), jsonl.display());
         (both, ["row or line", "rows or lines"])
     } else {

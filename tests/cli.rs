@@ -2067,6 +2067,32 @@ fn a_run_refuses_a_folder_it_did_not_write() {
     assert!(run_file(&file("a"), &theirs).status.success());
 }
 
+/// A float where a whole number goes: what the key allows is said once (serde's "expected"
+/// already says it for depth), and a float of many digits is shown short.
+#[test]
+fn floats_for_whole_numbers_say_what_is_allowed_once() {
+    let exp = |depth: &str| {
+        format!("name = \"d\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"minimax\"\ndepth = {depth}\n")
+    };
+    for (depth, shown) in [
+        ("2.0", "`2.0`"),
+        ("1e308", "`1e308`"),
+        ("-1e300", "`-1e300`"),
+    ] {
+        let e = bad_text(
+            &exp(depth),
+            &[
+                "exp.toml:6:9",
+                "`depth`",
+                &format!("floating point {shown}"),
+                "a whole number of plies from 1 to 10000",
+            ],
+        );
+        assert_eq!(e.matches("a whole number of plies").count(), 1, "{e}");
+        assert!(e.len() < 300, "{e}");
+    }
+}
+
 /// A date-time, a dotted key on a key that takes a value, and a table where a name goes:
 /// messages that name the key and what it takes, in the experiment's words (serde's own name
 /// the private key of TOML date-times, or a "map", and no key).

@@ -24,6 +24,12 @@ use crate::report::manifest::{Manifest, ShardRun};
 /// The file of a shard's finished runs, in the shard's folder.
 pub const FILE: &str = "shard.jsonl";
 
+/// Whether `dir` holds a `shard.jsonl` of any kind (a file, a folder, a link, even one that
+/// leads nowhere): the mark of a shard's folder, which no whole run's report goes into.
+pub fn present(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(FILE)).is_ok()
+}
+
 /// The most shards one experiment is split into.
 pub const MAX_COUNT: u32 = 1_000_000;
 

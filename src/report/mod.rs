@@ -796,7 +796,7 @@ pub fn build(dir: &Path) -> Result<Built> {
     // has gone or lost the field.
     let shard = mf.as_ref().and_then(|m| m.shard.clone());
     let jsonl = crate::experiment::shard::FILE;
-    let has_jsonl = std::fs::symlink_metadata(dir.join(jsonl)).is_ok();
+    let has_jsonl = crate::experiment::shard::present(dir);
     if shard.is_some() || has_jsonl {
         let which = shard
             .as_ref()

@@ -257,9 +257,9 @@ impl Frame {
             };
             let pad = 10f64.powf((0.6 * gap).max(0.02 * range).min(1.6f64.log10()));
             (xmin / pad, xmax * pad)
-        } else if xmin > 0.0 && xmin >= 0.2 * step {
+        } else if xmin > 0.0 && xmin >= 0.32 * step {
             // A positive column gets no negative ticks, where that leaves room for the series
-            // set side by side around its first x (at most 0.18 steps to the left).
+            // set side by side around its first x (at most 0.3 steps to the left).
             ((xmin - 0.6 * step).max(0.0), xmax + 0.6 * step)
         } else {
             (xmin - 0.6 * step, xmax + 0.6 * step)

@@ -139,7 +139,8 @@ pub fn draw<DB: DrawingBackend>(
     // 11 px apart, so that two equal points hid one another), the band widens until they
     // stand a marker apart, up to 0.6 of the gap between x values on a linear axis (and on
     // whole numbers spread at most 2 apart, within 0.45 of its x, so a point still reads at
-    // its own x) and half the narrowest gap on a log one.
+    // its own x) and on a log one half the narrowest gap and 0.3 decades (the axis leaves
+    // 0.2 decades either side of the data at most).
     let plot_px = f64::from(WIDTH - 140 - 16 - 40);
     let apart = |px_per_unit: f64| MARKER_GAP_PX * k / px_per_unit;
     let (lin_band, log_band) = if c.bars {
@@ -156,7 +157,7 @@ pub fn draw<DB: DrawingBackend>(
         let decade_px = plot_px / (x1 / x0).log10();
         let base = 0.16f64.min(0.5 * log_step);
         let log = if c.log_x && x0 > 0.0 && decade_px.is_finite() {
-            apart(decade_px).clamp(base, (0.5 * log_step).max(base))
+            apart(decade_px).clamp(base, (0.5 * log_step).min(0.3).max(base))
         } else {
             base
         };

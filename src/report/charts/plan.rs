@@ -171,8 +171,9 @@ pub struct Chart {
     /// below the root (`max_ply` 0: a finished position, or a root the solver decided before
     /// any child), as `series at x = value`: they have no point.
     pub no_ebf: Vec<String>,
-    /// The data's y range over every facet of this chart (`None`: one facet): facets of one
-    /// figure share their y axis, so that they can be compared side by side.
+    /// The data's y range over every facet of this chart (`None`: one facet, or `[report]
+    /// facet_y = "own"`): facets of one figure share their y axis, so that they can be
+    /// compared side by side, unless each is to have its own.
     pub shared_y: Option<(f64, f64)>,
     /// The unit of y, where it has one: the time chart's "ms", or "s" when its values reach
     /// 10,000 ms (in any facet).

@@ -182,11 +182,11 @@ pub(super) fn legend_marker<DB: DrawingBackend>(
 /// whisker (a 6 px bar, 4 px strokes), its floor is not read as a whisker's cap where the
 /// whisker runs through it. `$half`: the bar's half width in pixels, at most 12 (narrower
 /// where many series share an x, so that neighbouring marks stay apart); the arrowhead is as
-/// wide as the bar, and at least 12 px.
+/// wide as the bar.
 macro_rules! budget_element {
     ($at:expr, $col:expr, $half:expr) => {{
         let w: i32 = $half;
-        let head = w.max(6);
+        let head = w;
         let st = $col.stroke_width(4);
         EmptyElement::at($at)
             + PathElement::new(vec![(-w, 0), (w, 0)], $col.stroke_width(6))

@@ -620,3 +620,85 @@ fn budget_marks_and_caps_of_many_series_stay_apart() {
     // The whisker caps (width 2), at both x: sixteen at the y of 50 and sixteen at 200.
     rows_apart("2", 16, 2, "whisker caps");
 }
+
+/// The circles' centres of `svg` (the legend's among them), as (x, y) pixels.
+fn circle_centres(svg: &str) -> Vec<(f64, f64)> {
+    svg.split("<circle")
+        .skip(1)
+        .filter_map(|c| {
+            let num = |name: &str| -> Option<f64> {
+                c.split(&format!("{name}=\""))
+                    .nth(1)?
+                    .split('"')
+                    .next()?
+                    .parse()
+                    .ok()
+            };
+            Some((num("cx")?, num("cy")?))
+        })
+        .collect()
+}
+
+/// Equal points of several series at one x stand a marker apart (24 px) where the gap between
+/// x values leaves room, or as near that as 0.6 of the gap allows: three series at eleven
+/// evenly spaced categories (the hash-bits charts) stand 18 px apart (their equal points stood
+/// 11 px apart and hid each other), four at seven table sizes on a log axis 19 px (10 px
+/// before); and no marker stands outside the plot, even at one x with many series.
+#[test]
+fn series_side_by_side_stand_a_marker_apart() {
+    // Every series drawn with the first marker, a circle, at y = 10 everywhere.
+    let chart = |xs: &[f64], k: usize, log_x: bool| {
+        let labels: Vec<String> = xs.iter().map(|x| x.to_string()).collect();
+        let refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+        let mut c = category_chart(&refs);
+        c.log_x = log_x;
+        if log_x || xs.len() == 1 {
+            c.categories = None;
+        }
+        let template = c.series[0].clone();
+        c.series = (0..k)
+            .map(|i| {
+                let mut s = template.clone();
+                s.label = format!("s{i}");
+                for (p, &x) in s.points.iter_mut().zip(xs) {
+                    (p.x, p.y, p.lo, p.hi) = (x, 10.0, 10.0, 10.0);
+                }
+                s
+            })
+            .collect();
+        c
+    };
+    let cases: [(Vec<f64>, usize, bool, f64); 3] = [
+        ((0..11).map(f64::from).collect(), 3, false, 17.0),
+        ((1..=7).map(|i| 4f64.powi(i)).collect(), 4, true, 18.0),
+        (vec![1000.0], 40, true, 0.0),
+    ];
+    for (xs, k, log_x, apart) in cases {
+        let c = chart(&xs, k, log_x);
+        let svg = render_svg(&c).unwrap();
+        let plot_y = circle_centres(&svg)
+            .iter()
+            .map(|p| p.1)
+            .fold(f64::INFINITY, f64::min);
+        // The plot's circles (the legend's stand below them).
+        let mut cx: Vec<f64> = circle_centres(&svg)
+            .into_iter()
+            .filter(|p| p.1 == plot_y)
+            .map(|p| p.0)
+            .collect();
+        cx.sort_by(f64::total_cmp);
+        assert_eq!(cx.len(), xs.len() * k, "{xs:?} k = {k}");
+        // Within each x's band, neighbours a marker apart; the plot runs from the y axis (140
+        // px of labels and the 16 px margin in) to 40 px short of the canvas's right edge.
+        for band in cx.chunks(k) {
+            for w in band.windows(2) {
+                assert!(w[1] - w[0] >= apart, "{xs:?} k = {k}: {band:?}");
+            }
+        }
+        let (left, right) = (156.0, f64::from(WIDTH - 40));
+        assert!(
+            cx.iter().all(|&x| x > left && x < right),
+            "{xs:?} k = {k}: {cx:?}"
+        );
+    }
+}
