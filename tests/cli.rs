@@ -3583,3 +3583,69 @@ fn a_chart_of_too_many_series_is_named_not_drawn() {
     assert!(!err.contains("series in one chart"), "{err}");
     assert!(tmp.path().join("out/charts/nodes.png").exists());
 }
+
+/// `[search] exclude` leaves out the runs that match every key of an entry, and the runs it
+/// keeps are those of the whole grid, row for row (keys, seeds and counters); slips are refused
+/// at the entry or the value, with what is allowed.
+#[test]
+fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
+    let grid = "name = \"x\"\n[game]\nkind = \"tictactoe\"\npositions = [\"start\", \"4,0\"]\n[search]\nalgorithm = [\"minimax\", \"alphabeta\"]\ndepth = [2, 3]\nordering = [\"natural\", \"static\", \"random\"]\nrepetitions = 2\n";
+    let excluded = format!(
+        "{grid}exclude = [\n  {{ algorithm = \"minimax\", ordering = [\"static\", \"random\"] }},\n  {{ algorithm = \"minimax\", depth = 3 }},\n]\n"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let runs_of = |name: &str, text: &str| {
+        let file = tmp.path().join(format!("{name}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let out = tmp.path().join(name);
+        harness()
+            .args(["run", "--quiet", "--out"])
+            .arg(&out)
+            .arg(&file)
+            .assert()
+            .success();
+        counters_only(&out.join("runs.csv"))
+    };
+    let whole = runs_of("whole", grid);
+    let part = runs_of("part", &excluded);
+    let col = |name: &str| whole[0].iter().position(|h| h == name).unwrap();
+    let (alg, depth, ordering) = (col("algorithm"), col("depth"), col("ordering"));
+    // 2 positions × (minimax: natural at depth 2; alpha-beta: 2 depths × (natural, static,
+    // random twice)).
+    assert_eq!(part.len() - 1, 2 * (1 + 2 * 4), "{part:?}");
+    let dropped =
+        |r: &Vec<String>| r[alg] == "minimax" && (r[ordering] != "natural" || r[depth] == "3");
+    let kept: Vec<&Vec<String>> = whole.iter().filter(|r| !dropped(r)).collect();
+    assert_eq!(kept.len(), part.len());
+    for (a, b) in kept.iter().zip(&part) {
+        assert_eq!(*a, b);
+    }
+    for (entry, expect) in [
+        (
+            "{ algorithm = \"negamax\" }",
+            "exp.toml:10:26: exclude: `algorithm` `negamax` is no run's algorithm in this grid, so it drops nothing; allowed: minimax, alphabeta",
+        ),
+        (
+            "{ }",
+            "exp.toml:10:12: exclude: an entry with no key drops nothing; allowed: a table of one or more of algorithm",
+        ),
+        (
+            "{ algorithm = \"minimax\", variant = \"fail-soft\" }",
+            "exp.toml:10:12: exclude: no run holds all of this entry's values together",
+        ),
+        (
+            "{ depth = [2, 3] }",
+            "exp.toml:10:11: exclude: drops every run of the grid",
+        ),
+        (
+            "{ colour = 1 }",
+            "unknown key `colour`; allowed: `algorithm`, `variant`, `depth`, `ordering`, `tie_break`, `iterative`",
+        ),
+        (
+            "\"minimax\"",
+            "allowed: a list of tables in braces, e.g. exclude = [{",
+        ),
+    ] {
+        bad_text(&format!("{grid}exclude = [{entry}]\n"), &[expect]);
+    }
+}

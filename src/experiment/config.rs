@@ -575,6 +575,23 @@ pub struct SearchSection {
     pub iterative: Option<OneOrMany<bool>>,
     /// `[search.tt]`: the transposition table (alpha-beta only).
     pub tt: Option<TtSection>,
+    /// Combinations of the grid's values to leave out: `exclude = [{ algorithm = "minimax",
+    /// ordering = ["static", "random"] }]` drops every run whose values match all the keys of
+    /// one entry (as a CI matrix's `exclude` does).
+    pub exclude: Option<Spanned<Vec<Spanned<ExcludeEntry>>>>,
+}
+
+/// One entry of `[search] exclude`: values of grid keys, each a value or a list of them. A
+/// run matches the entry when each key it names holds the run's value.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExcludeEntry {
+    pub algorithm: Option<Spanned<OneOrMany<Named<Algorithm>>>>,
+    pub variant: Option<Spanned<OneOrMany<Named<Variant>>>>,
+    pub depth: Option<Spanned<DepthSpec>>,
+    pub ordering: Option<Spanned<OneOrMany<OrderingSpec>>>,
+    pub tie_break: Option<Spanned<OneOrMany<Named<TieBreak>>>>,
+    pub iterative: Option<Spanned<OneOrMany<bool>>>,
 }
 
 impl SearchSection {
@@ -1497,6 +1514,7 @@ fn type_hint(msg: &str, leaf: Option<&str>) -> String {
     let expected = msg.rsplit(", expected ").next().unwrap_or("");
     match expected {
         "a boolean" => "; allowed: true or false, without quotes".to_string(),
+        "struct ExcludeEntry" => "; allowed: a list of tables in braces, e.g. exclude = [{ algorithm = \"minimax\", ordering = [\"static\", \"random\"] }]".to_string(),
         "a map" => format!(
             "; allowed: a table in braces, e.g. {}",
             match leaf {

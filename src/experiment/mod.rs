@@ -62,6 +62,7 @@ pub fn catalog() -> String {
     s.push_str(
         "budgets: max_nodes, max_seconds (a run that hits one is kept with status = budget)\n",
     );
+    s.push_str("grid: every list-valued key multiplies the runs; [search] exclude = [{ algorithm = \"minimax\", ordering = [\"static\", \"random\"] }] leaves out the runs that match every key of an entry (keys: algorithm, variant, depth, ordering, tie_break, iterative)\n");
     s.push_str("iterative deepening: [search] iterative = true (depths 1..d, the table kept across iterations; [false, true] compares)\n");
     s.push_str(&format!(
         "table ([search.tt], alpha-beta and the solver's tt): enabled = true | false, entries = 2^k or mib = 2^k, replacement = {}, key_bits = 8..64, bounds = {}, reference = true (count wrong root values and moves against a search without a table); each but reference may be a list\n",

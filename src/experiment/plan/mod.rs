@@ -16,6 +16,7 @@ use crate::search::solver::Techniques;
 use crate::search::{Algorithm, Ordering, Quiescence, TieBreak, TtSpec, Variant};
 
 mod checks;
+mod exclude;
 mod grid;
 mod keys;
 mod setup;
@@ -308,7 +309,8 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             None => grid::too_many_runs(path, &factors),
         });
     }
-    let mut runs = grid.expand(path, file.seed, &setups, &positions)?;
+    let runs = grid.expand(path, file.seed, &setups, &positions)?;
+    let mut runs = exclude::apply(path, src, file, runs)?;
     checks::check_oracle_memory(path, src, file, &runs)?;
     checks::check_search_size(path, src, file, &runs)?;
     checks::check_table_depth(path, src, file, &runs)?;
