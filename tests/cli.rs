@@ -3623,15 +3623,28 @@ fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
     for (entry, expect) in [
         (
             "{ algorithm = \"negamax\" }",
-            "exp.toml:10:26: exclude: `algorithm` `negamax` is no run's algorithm in this grid, so it drops nothing; allowed: minimax, alphabeta",
+            "exp.toml:10:26: exclude: algorithm `negamax` is not in the grid's algorithm list, so it drops nothing; allowed: minimax, alphabeta",
+        ),
+        // At the value in its list.
+        (
+            "{ ordering = [\"static\", \"center-out\"] }",
+            "exp.toml:10:36: exclude: ordering `center-out` is not in the grid's ordering list",
         ),
         (
             "{ }",
             "exp.toml:10:12: exclude: an entry with no key drops nothing; allowed: a table of one or more of algorithm",
         ),
         (
+            "",
+            "exp.toml:10:11: exclude: an empty list leaves out nothing",
+        ),
+        (
             "{ algorithm = \"minimax\", variant = \"fail-soft\" }",
-            "exp.toml:10:12: exclude: no run holds all of this entry's values together",
+            "exp.toml:10:12: exclude: this entry drops no run: no run holds all of its values together",
+        ),
+        (
+            "{ algorithm = \"minimax\" }, { algorithm = \"minimax\", depth = 2 }",
+            "exp.toml:10:39: exclude: this entry drops no run: every run it matches is one an earlier entry drops",
         ),
         (
             "{ depth = [2, 3] }",
@@ -3645,7 +3658,38 @@ fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
             "\"minimax\"",
             "allowed: a list of tables in braces, e.g. exclude = [{",
         ),
+        // Every random run left out: `repetitions` would repeat nothing, as without them.
+        (
+            "{ ordering = \"random\" }",
+            "repetitions = 2: only runs that use randomness repeat",
+        ),
     ] {
-        bad_text(&format!("{grid}exclude = [{entry}]\n"), &[expect]);
+        let e = bad_text(&format!("{grid}exclude = [{entry}]\n"), &[expect]);
+        if entry.contains("random") {
+            assert!(e.contains("but `[search] exclude` leaves them out"), "{e}");
+        }
     }
+    // The solver's runs search to the end with the first tie-break and no iterations: an
+    // exclusion of a depth, tie-break or iteration setting never matches them.
+    let solve = "name = \"s\"\n[game]\nkind = \"tictactoe\"\npositions = [\"x.o.x....\"]\n[search]\nalgorithm = [\"minimax\", \"solve\"]\ndepth = 2\ntie_break = [\"first\", \"random\"]\nrepetitions = 2\n";
+    bad_text(
+        &format!("{solve}exclude = [{{ depth = \"full\" }}]\n"),
+        &["exp.toml:10:22: exclude: depth `full` is not in the grid's depth list, so it drops nothing; allowed: 2"],
+    );
+    let kept = runs_of(
+        "solve",
+        &format!("{solve}exclude = [{{ tie_break = \"first\" }}]\n"),
+    );
+    let alg = kept[0].iter().position(|h| h == "algorithm").unwrap();
+    let algs: Vec<&str> = kept[1..].iter().map(|r| r[alg].as_str()).collect();
+    assert_eq!(
+        algs.iter().filter(|a| **a == "solve").count(),
+        1,
+        "{algs:?}"
+    );
+    assert_eq!(
+        algs.iter().filter(|a| **a == "minimax").count(),
+        2,
+        "{algs:?}"
+    );
 }

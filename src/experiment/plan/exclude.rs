@@ -11,8 +11,8 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::Run;
-use crate::error::Result;
-use crate::experiment::config::{at, ExcludeEntry, ExperimentFile};
+use crate::error::{Error, Result};
+use crate::experiment::config::{at, item_span, ExcludeEntry, ExperimentFile};
 
 /// Whether a run holds the value at an index of a key's list.
 type Holds<'a> = Box<dyn Fn(&Run, usize) -> bool + 'a>;
@@ -69,7 +69,7 @@ fn tests(e: &ExcludeEntry) -> Vec<KeyTest<'_>> {
             "depth",
             a.span(),
             &a.get_ref().0,
-            |r, v| r.depth == *v,
+            |r, v| r.solver.is_none() && r.depth == *v,
             ToString::to_string,
         ));
     }
@@ -87,7 +87,7 @@ fn tests(e: &ExcludeEntry) -> Vec<KeyTest<'_>> {
             "tie_break",
             a.span(),
             a.get_ref().values(),
-            |r, v| r.tie_break == v.0,
+            |r, v| r.solver.is_none() && r.tie_break == v.0,
             |v| v.0.name().to_string(),
         ));
     }
@@ -96,7 +96,7 @@ fn tests(e: &ExcludeEntry) -> Vec<KeyTest<'_>> {
             "iterative",
             a.span(),
             a.get_ref().values(),
-            |r, v| r.iterative == *v,
+            |r, v| r.solver.is_none() && r.iterative == *v,
             ToString::to_string,
         ));
     }
@@ -110,42 +110,35 @@ fn matches(tests: &[KeyTest], run: &Run) -> bool {
         .all(|t| (0..t.shown.len()).any(|i| (t.holds)(run, i)))
 }
 
-/// The values of key `name` that `runs` hold, as `exclude` writes them, in the runs' order.
-fn values_held(runs: &[Run], name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for r in runs {
-        let v = match name {
-            "algorithm" => r.algorithm.name().to_string(),
-            "variant" => match r.variant {
-                Some(v) => v.name().to_string(),
-                None => continue,
-            },
-            "depth" => r.depth.to_string(),
-            "ordering" => r.ordering.to_string(),
-            "tie_break" => r.tie_break.name().to_string(),
-            _ => r.iterative.to_string(),
-        };
-        if !out.contains(&v) {
-            out.push(v);
-        }
-    }
-    out
-}
-
 /// The runs of the grid `runs` that no entry of `[search] exclude` matches. Refused (at the
-/// entry or value): an entry with no key, a value no run of the grid holds (a slip: it would
-/// drop nothing), an entry that matches no run (its values never meet in one run), and a list
-/// that drops every run.
-pub fn apply(path: &Path, src: &str, file: &ExperimentFile, runs: Vec<Run>) -> Result<Vec<Run>> {
+/// list, the entry or the value): an empty list or entry, a value the grid's list for the key
+/// does not hold (a slip: it would drop nothing), an entry that drops no run the entries
+/// before it leave (its values never meet in one run, or an earlier entry covers it), and a
+/// list that drops every run. `listed(key)`: the grid's values of a key, as written.
+pub fn apply(
+    path: &Path,
+    src: &str,
+    file: &ExperimentFile,
+    listed: impl Fn(&str) -> Vec<String>,
+    runs: Vec<Run>,
+) -> Result<Vec<Run>> {
     let Some(list) = &file.search.exclude else {
         return Ok(runs);
     };
+    if list.get_ref().is_empty() {
+        return Err(at(
+            path,
+            src,
+            list.span(),
+            "exclude: an empty list leaves out nothing; allowed: one or more entries such as { algorithm = \"minimax\", ordering = \"static\" }, or leave the key out",
+        ));
+    }
     let entries: Vec<(Range<usize>, Vec<KeyTest>)> = list
         .get_ref()
         .iter()
         .map(|e| (e.span(), tests(e.get_ref())))
         .collect();
-    for (span, tests) in &entries {
+    for (n, (span, tests)) in entries.iter().enumerate() {
         if tests.is_empty() {
             return Err(at(
                 path,
@@ -155,28 +148,51 @@ pub fn apply(path: &Path, src: &str, file: &ExperimentFile, runs: Vec<Run>) -> R
             ));
         }
         for t in tests {
+            let allowed = listed(t.name);
             for (i, shown) in t.shown.iter().enumerate() {
-                if !runs.iter().any(|r| (t.holds)(r, i)) {
-                    return Err(at(
-                        path,
-                        src,
-                        t.span.clone(),
-                        format!(
-                            "exclude: `{}` `{shown}` is no run's {} in this grid, so it drops nothing; allowed: {}",
-                            t.name,
-                            t.name,
-                            values_held(&runs, t.name).join(", ")
-                        ),
-                    ));
+                if allowed.contains(shown) {
+                    continue;
                 }
+                // At the value in a list (a depth range's values are not items).
+                let at_value = if t.name == "depth" {
+                    t.span.clone()
+                } else {
+                    item_span(src, t.span.clone(), i)
+                };
+                let why = if allowed.is_empty() {
+                    format!(
+                        "no run of this grid has a {} to match (variant: alpha-beta runs; depth, tie_break, iterative: runs other than solve)",
+                        t.name
+                    )
+                } else {
+                    format!("allowed: {}", allowed.join(", "))
+                };
+                return Err(at(
+                    path,
+                    src,
+                    at_value,
+                    format!(
+                        "exclude: {} `{shown}` is not in the grid's {} list, so it drops nothing; {why}",
+                        t.name, t.name
+                    ),
+                ));
             }
         }
-        if !runs.iter().any(|r| matches(tests, r)) {
+        let earlier = &entries[..n];
+        let drops_new = runs
+            .iter()
+            .any(|r| matches(tests, r) && !earlier.iter().any(|(_, before)| matches(before, r)));
+        if !drops_new {
+            let why = if runs.iter().any(|r| matches(tests, r)) {
+                "every run it matches is one an earlier entry drops"
+            } else {
+                "no run holds all of its values together (each is in the grid, but they never meet in one run)"
+            };
             return Err(at(
                 path,
                 src,
                 span.clone(),
-                "exclude: no run holds all of this entry's values together (each is some run's, but never in one run), so it drops nothing; allowed: an entry whose values meet in a run",
+                format!("exclude: this entry drops no run: {why}; allowed: an entry that drops runs the others keep"),
             ));
         }
     }
@@ -193,4 +209,15 @@ pub fn apply(path: &Path, src: &str, file: &ExperimentFile, runs: Vec<Run>) -> R
         ));
     }
     Ok(kept)
+}
+
+/// An input error of a check on the runs `exclude` kept, which the whole grid passed: it says
+/// that the exclusion is what left the setting unused.
+pub fn noted(e: Error) -> Error {
+    match e {
+        Error::Input(m) => Error::Input(format!(
+            "{m} (the whole grid has such runs, but `[search] exclude` leaves them out)"
+        )),
+        other => other,
+    }
 }

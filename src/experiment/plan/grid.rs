@@ -110,6 +110,63 @@ impl SearchGrid {
         })
     }
 
+    /// The grid's values of `key` (a key `[search] exclude` may name), as the file writes
+    /// them: what an exclusion may name.
+    pub fn listed(&self, key: &str) -> Vec<String> {
+        match key {
+            "algorithm" => self
+                .algorithms
+                .iter()
+                .map(|a| a.name().to_string())
+                .collect(),
+            "variant" if self.algorithms.contains(&Algorithm::AlphaBeta) => {
+                self.variants.iter().map(|v| v.name().to_string()).collect()
+            }
+            "depth" if !self.solve_only => self.depths.iter().map(|d| d.to_string()).collect(),
+            "ordering" => self.orderings.iter().map(|o| o.to_string()).collect(),
+            "tie_break" if !self.solve_only => {
+                self.ties.iter().map(|t| t.name().to_string()).collect()
+            }
+            "iterative" if !self.solve_only => {
+                self.iteratives.iter().map(|i| i.to_string()).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Refuses, as `new` does for the whole grid, a setting that none of `runs` (the runs
+    /// `[search] exclude` keeps) uses: the variant once every alpha-beta run is left out,
+    /// `repetitions` once every random one is, and so on.
+    pub fn check_kept(
+        &self,
+        path: &Path,
+        src: &str,
+        s: &SearchSection,
+        kinds: &[GameKind],
+        runs: &[Run],
+    ) -> Result<()> {
+        let algorithms: Vec<Algorithm> = self
+            .algorithms
+            .iter()
+            .copied()
+            .filter(|a| runs.iter().any(|r| r.algorithm == *a))
+            .collect();
+        let solvers: Vec<Techniques> = self
+            .solvers
+            .iter()
+            .copied()
+            .filter(|t| runs.iter().any(|r| r.solver == Some(*t)))
+            .collect();
+        let tt_grid: Vec<Option<TtSpec>> = self
+            .tt_grid
+            .iter()
+            .copied()
+            .filter(|t| runs.iter().any(|r| r.tt == *t))
+            .collect();
+        let random = runs.iter().any(Run::uses_randomness);
+        unused_settings(path, src, s, kinds, &algorithms, &solvers, &tt_grid, random)
+    }
+
     /// What the runs of each algorithm (and each of the solver's technique sets) take from the
     /// grid, in the order of `algorithm`'s list.
     fn axes(&self) -> Vec<Axes> {

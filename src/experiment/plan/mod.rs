@@ -310,11 +310,25 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         });
     }
     let runs = grid.expand(path, file.seed, &setups, &positions)?;
-    let mut runs = exclude::apply(path, src, file, runs)?;
+    let excluding = file.search.exclude.is_some();
+    if excluding {
+        // The whole grid's own refusals first, so that those the exclusion brings about can
+        // say so.
+        checks::check_orderings(path, src, &runs, grid.solve_only)?;
+    }
+    let mut runs = exclude::apply(path, src, file, |k| grid.listed(k), runs)?;
+    if excluding {
+        grid.check_kept(path, src, &file.search, &kinds, &runs)
+            .map_err(exclude::noted)?;
+        let solve_only = runs.iter().all(|r| r.solver.is_some());
+        checks::check_orderings(path, src, &runs, solve_only).map_err(exclude::noted)?;
+    }
     checks::check_oracle_memory(path, src, file, &runs)?;
     checks::check_search_size(path, src, file, &runs)?;
     checks::check_table_depth(path, src, file, &runs)?;
-    checks::check_orderings(path, src, &runs, grid.solve_only)?;
+    if !excluding {
+        checks::check_orderings(path, src, &runs, grid.solve_only)?;
+    }
     runs.sort_by(|a, b| a.key.cmp(&b.key));
     if runs.is_empty() {
         return Err(Error::input(format!(
