@@ -3676,6 +3676,12 @@ fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
         &format!("{solve}exclude = [{{ depth = \"full\" }}]\n"),
         &["exp.toml:10:22: exclude: depth `full` is not in the grid's depth list, so it drops nothing; allowed: 2"],
     );
+    // Only solver runs left: a depth in plies would be ignored, as beside the solver alone.
+    let e = bad_text(
+        &format!("{solve}exclude = [{{ algorithm = \"minimax\" }}]\n"),
+        &["exp.toml:7:9: `depth`: the runs kept are all algorithm \"solve\""],
+    );
+    assert!(e.contains("but `[search] exclude` leaves them out"), "{e}");
     let kept = runs_of(
         "solve",
         &format!("{solve}exclude = [{{ tie_break = \"first\" }}]\n"),

@@ -114,7 +114,7 @@ fn matches(tests: &[KeyTest], run: &Run) -> bool {
 /// list, the entry or the value): an empty list or entry, a value the grid's list for the key
 /// does not hold (a slip: it would drop nothing), an entry that drops no run the entries
 /// before it leave (its values never meet in one run, or an earlier entry covers it), and a
-/// list that drops every run. `listed(key)`: the grid's values of a key, as written.
+/// list that drops every run. `listed(key)`: the grid's values of a key (defaults included).
 pub fn apply(
     path: &Path,
     src: &str,
@@ -159,23 +159,20 @@ pub fn apply(
                 } else {
                     item_span(src, t.span.clone(), i)
                 };
-                let why = if allowed.is_empty() {
+                let msg = if allowed.is_empty() {
                     format!(
-                        "no run of this grid has a {} to match (variant: alpha-beta runs; depth, tie_break, iterative: runs other than solve)",
-                        t.name
+                        "exclude: {} `{shown}` matches no run, so it drops nothing: no run of this grid has a {} to match (variant: alpha-beta runs; depth, tie_break, iterative: runs other than solve); allowed: another key",
+                        t.name, t.name
                     )
                 } else {
-                    format!("allowed: {}", allowed.join(", "))
-                };
-                return Err(at(
-                    path,
-                    src,
-                    at_value,
                     format!(
-                        "exclude: {} `{shown}` is not in the grid's {} list, so it drops nothing; {why}",
-                        t.name, t.name
-                    ),
-                ));
+                        "exclude: {} `{shown}` is not in the grid's {} list, so it drops nothing; allowed: {}",
+                        t.name,
+                        t.name,
+                        allowed.join(", ")
+                    )
+                };
+                return Err(at(path, src, at_value, msg));
             }
         }
         let earlier = &entries[..n];

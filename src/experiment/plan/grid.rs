@@ -110,8 +110,8 @@ impl SearchGrid {
         })
     }
 
-    /// The grid's values of `key` (a key `[search] exclude` may name), as the file writes
-    /// them: what an exclusion may name.
+    /// The grid's values of `key` (a key `[search] exclude` may name), defaults included
+    /// (`fail-soft`, `first`), written as runs.csv writes them: what an exclusion may name.
     pub fn listed(&self, key: &str) -> Vec<String> {
         match key {
             "algorithm" => self
@@ -164,6 +164,19 @@ impl SearchGrid {
             .filter(|t| runs.iter().any(|r| r.tt == *t))
             .collect();
         let random = runs.iter().any(Run::uses_randomness);
+        // A depth in plies beside the solver alone, as `depths` refuses it for the file.
+        if let Some(d) = &s.depth {
+            if runs.iter().all(|r| r.solver.is_some())
+                && d.get_ref().0.iter().any(|&x| x != Depth::Full)
+            {
+                return Err(at(
+                    path,
+                    src,
+                    d.span(),
+                    "`depth`: the runs kept are all algorithm \"solve\", which always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out",
+                ));
+            }
+        }
         unused_settings(path, src, s, kinds, &algorithms, &solvers, &tt_grid, random)
     }
 
