@@ -10,7 +10,7 @@ use super::sources::SetupPositions;
 use super::{GameSetup, Run, MAX_NODES_ALLOWED, MAX_REPETITIONS, MAX_RUNS};
 use crate::error::{Error, Result};
 use crate::experiment::config::{
-    at, at_key, item_span, Depth, ExperimentFile, GameKind, SearchSection, TtSection,
+    at, at_key, item_span, Depth, DepthSpec, ExperimentFile, GameKind, SearchSection, TtSection,
 };
 use crate::search::solver::{self, Techniques};
 use crate::search::{
@@ -166,15 +166,13 @@ impl SearchGrid {
         let random = runs.iter().any(Run::uses_randomness);
         // A depth in plies beside the solver alone, as `depths` refuses it for the file.
         if let Some(d) = &s.depth {
-            if runs.iter().all(|r| r.solver.is_some())
-                && d.get_ref().0.iter().any(|&x| x != Depth::Full)
-            {
-                return Err(at(
+            if runs.iter().all(|r| r.solver.is_some()) {
+                plies_beside_solver(
                     path,
                     src,
-                    d.span(),
-                    "`depth`: the runs kept are all algorithm \"solve\", which always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out",
-                ));
+                    d,
+                    "the runs kept are all algorithm \"solve\", which",
+                )?;
             }
         }
         unused_settings(path, src, s, kinds, &algorithms, &solvers, &tt_grid, random)
@@ -465,6 +463,25 @@ fn quiescence_on(setup: &GameSetup, q: Quiescence) -> Quiescence {
     }
 }
 
+/// Refuses a depth in plies where every run is the solver's (`who`: those runs, as the
+/// message names them), which searches to the end of the game and would ignore it.
+fn plies_beside_solver(
+    path: &Path,
+    src: &str,
+    d: &toml::Spanned<DepthSpec>,
+    who: &str,
+) -> Result<()> {
+    if d.get_ref().0.iter().all(|&x| x == Depth::Full) {
+        return Ok(());
+    }
+    Err(at(
+        path,
+        src,
+        d.span(),
+        format!("`depth`: {who} always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out"),
+    ))
+}
+
 /// Refuses a `[search]` setting that no run of the experiment would use, since the runs would
 /// silently be what they are without it: a variant without alpha-beta; a table without
 /// alpha-beta or the solver's `tt`; `enabled` without alpha-beta (the solver's table is its
@@ -652,15 +669,12 @@ fn depths(
     let depths = match &s.depth {
         // The solver searches to the end: a depth of plies with only the solver would be
         // silently ignored.
-        Some(d) if solve_only && d.get_ref().0.iter().any(|&x| x != Depth::Full) => {
-            return Err(at(
-                path,
-                src,
-                d.span(),
-                "`depth`: algorithm \"solve\" always searches to the end of the game, so a depth in plies would be ignored; allowed: \"full\", or leave depth out",
-            ));
+        Some(d) => {
+            if solve_only {
+                plies_beside_solver(path, src, d, "algorithm \"solve\"")?;
+            }
+            d.get_ref().0.clone()
         }
-        Some(d) => d.get_ref().0.clone(),
         // The solver always searches to the end of the game.
         None if solve_only => vec![Depth::Full],
         None => {
