@@ -3644,7 +3644,12 @@ fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
         ),
         (
             "{ algorithm = \"minimax\" }, { algorithm = \"minimax\", depth = 2 }",
-            "exp.toml:10:39: exclude: this entry drops no run: every run it matches is one an earlier entry drops",
+            "exp.toml:10:39: exclude: this entry drops no run: every run it matches is one another entry drops too",
+        ),
+        // Covered by an entry after it: refused all the same.
+        (
+            "{ algorithm = \"minimax\", depth = 2 }, { algorithm = \"minimax\" }",
+            "exp.toml:10:12: exclude: this entry drops no run: every run it matches is one another entry drops too",
         ),
         (
             "{ depth = [2, 3] }",

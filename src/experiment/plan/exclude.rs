@@ -112,9 +112,9 @@ fn matches(tests: &[KeyTest], run: &Run) -> bool {
 
 /// The runs of the grid `runs` that no entry of `[search] exclude` matches. Refused (at the
 /// list, the entry or the value): an empty list or entry, a value the grid's list for the key
-/// does not hold (a slip: it would drop nothing), an entry that drops no run the entries
-/// before it leave (its values never meet in one run, or an earlier entry covers it), and a
-/// list that drops every run. `listed(key)`: the grid's values of a key (defaults included).
+/// does not hold (a slip: it would drop nothing), an entry that drops no run the other
+/// entries keep (its values never meet in one run, or other entries, before or after it, cover
+/// it), and a list that drops every run. `listed(key)`: the grid's values of a key (defaults included).
 pub fn apply(
     path: &Path,
     src: &str,
@@ -175,13 +175,15 @@ pub fn apply(
                 return Err(at(path, src, at_value, msg));
             }
         }
-        let earlier = &entries[..n];
+        // Against every other entry, before or after it: which of two entries is redundant
+        // does not depend on the order they are written in.
+        let others = || entries.iter().enumerate().filter(|&(m, _)| m != n);
         let drops_new = runs
             .iter()
-            .any(|r| matches(tests, r) && !earlier.iter().any(|(_, before)| matches(before, r)));
+            .any(|r| matches(tests, r) && !others().any(|(_, (_, other))| matches(other, r)));
         if !drops_new {
             let why = if runs.iter().any(|r| matches(tests, r)) {
-                "every run it matches is one an earlier entry drops"
+                "every run it matches is one another entry drops too"
             } else {
                 "no run holds all of its values together (each is in the grid, but they never meet in one run)"
             };
