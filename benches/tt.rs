@@ -22,6 +22,7 @@ use rand_chacha::ChaCha8Rng;
 
 use harness::games::chess::Chess;
 use harness::games::connect4::Connect4;
+use harness::games::never_hit::NeverHit;
 use harness::games::nim::Nim;
 use harness::games::tictactoe::{Scale, TicTacToe};
 use harness::games::uniform::{Model, Uniform, UniformSpec, Values};
@@ -30,73 +31,6 @@ use harness::search::tt::{Bound, Table};
 use harness::search::{
     search, Algorithm, Bounds, Counters, Ordering, Replacement, SearchSpec, TtSpec,
 };
-
-/// Any game whose key is new at every node, so that probes never hit: the table's pure
-/// overhead (one probe that misses and one store per interior node). The key is the number of
-/// moves made so far times an odd constant: distinct at every node and about as cheap as
-/// reading an incremental key. Everything else is the wrapped game's.
-#[derive(Clone)]
-struct NeverHit<G: Game> {
-    g: G,
-    makes: u64,
-}
-
-impl<G: Game> Game for NeverHit<G> {
-    type Move = G::Move;
-    const NAME: &'static str = "never-hit";
-    fn max_moves(&self) -> usize {
-        self.g.max_moves()
-    }
-    fn move_space(&self) -> usize {
-        self.g.move_space()
-    }
-    fn move_index(&self, m: G::Move) -> usize {
-        self.g.move_index(m)
-    }
-    fn moves(&self, out: &mut Vec<G::Move>) {
-        self.g.moves(out)
-    }
-    fn make(&mut self, m: G::Move) {
-        self.makes += 1;
-        self.g.make(m)
-    }
-    fn unmake(&mut self, m: G::Move) {
-        self.g.unmake(m)
-    }
-    fn outcome(&self) -> Option<i32> {
-        self.g.outcome()
-    }
-    fn evaluate(&self) -> i32 {
-        self.g.evaluate()
-    }
-    fn key(&self) -> u64 {
-        self.makes.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-    fn win_threshold(&self) -> Option<i32> {
-        self.g.win_threshold()
-    }
-    fn side_to_move(&self) -> harness::games::Side {
-        self.g.side_to_move()
-    }
-    fn max_remaining_plies(&self) -> u32 {
-        self.g.max_remaining_plies()
-    }
-    fn static_score(&self, m: G::Move) -> i32 {
-        self.g.static_score(m)
-    }
-    fn center_out_score(&self, m: G::Move) -> Option<i32> {
-        self.g.center_out_score(m)
-    }
-    fn format_move(&self, m: G::Move) -> String {
-        self.g.format_move(m)
-    }
-    fn parse_move(&self, text: &str) -> Result<G::Move, String> {
-        self.g.parse_move(text)
-    }
-    fn format_position(&self) -> String {
-        self.g.format_position()
-    }
-}
 
 fn spec(ordering: &str, depth: u32, tt: Option<TtSpec>) -> SearchSpec {
     let mut s = SearchSpec::new(Algorithm::AlphaBeta, depth);
@@ -143,10 +77,7 @@ fn bench_game<G: Game>(
     ordering: &str,
     entries: u64,
 ) {
-    let never = NeverHit {
-        g: root.clone(),
-        makes: 0,
-    };
+    let never = NeverHit::new(root.clone());
     let mut group = c.benchmark_group(format!("{name}-alphabeta-{ordering}"));
     for (case, tt) in [("no-table", None), ("table", table(entries))] {
         let s = spec(ordering, depth, tt);
@@ -230,10 +161,7 @@ fn uniform(b: u32, d: u32) -> Uniform {
 
 /// The never-hit search without and with a table, `rounds` interleaved pairs: one table row.
 fn paired<G: Game>(name: &str, root: &G, depth: u32, ordering: &str, entries: u64, rounds: u64) {
-    let never = NeverHit {
-        g: root.clone(),
-        makes: 0,
-    };
+    let never = NeverHit::new(root.clone());
     let specs = [
         spec(ordering, depth, None),
         spec(ordering, depth, table(entries)),
@@ -363,10 +291,7 @@ fn fastest<G: Game>(
         "none" => Ok(per_node(root, &spec(ordering, depth, None), searches)),
         "table" => Ok(per_node(root, &spec(ordering, depth, tt), searches)),
         "never" | "never-none" => {
-            let never = NeverHit {
-                g: root.clone(),
-                makes: 0,
-            };
+            let never = NeverHit::new(root.clone());
             let tt = if mode == "never" { tt } else { None };
             Ok(per_node(&never, &spec(ordering, depth, tt), searches))
         }

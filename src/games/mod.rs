@@ -9,6 +9,7 @@
 
 pub mod chess;
 pub mod connect4;
+pub mod never_hit;
 pub mod nim;
 pub mod tictactoe;
 pub mod uniform;
