@@ -476,15 +476,15 @@ fn a_shard_edited_by_hand_is_named() {
     merge(Some("but this experiment file makes them"));
     std::fs::write(&jsonl, &text).unwrap();
     merge(None);
-    // A shard an older harness wrote (format 1: no `roots` in its counters) is refused by its
-    // format, not called damaged.
+    // A shard an older harness wrote (format 2: no `tt_false_hits` in its counters) is refused
+    // by its format, not called damaged.
     let older: String = text
-        .replace("harness-partial-2", "harness-partial-1")
+        .replace("harness-partial-3", "harness-partial-2")
         .lines()
         .map(|l| {
-            // Every `roots` in the line: the run's counters' and each iteration's.
+            // Every `tt_false_hits` in the line: the run's counters' and each iteration's.
             let mut l = l.to_string();
-            while let Some(at) = l.find("\"roots\":") {
+            while let Some(at) = l.find("\"tt_false_hits\":") {
                 let end = at + l[at..].find(',').unwrap() + 1;
                 l.replace_range(at..end, "");
             }
@@ -492,12 +492,12 @@ fn a_shard_edited_by_hand_is_named() {
         })
         .collect();
     assert!(
-        !older.contains("roots") && text.contains("\"roots\":1,"),
+        !older.contains("tt_false_hits") && text.contains("\"tt_false_hits\":0,"),
         "{text}"
     );
     std::fs::write(&jsonl, &older).unwrap();
     merge(Some(
-        "shard.jsonl is in format harness-partial-1, not harness-partial-2 as this harness writes",
+        "shard.jsonl is in format harness-partial-2, not harness-partial-3 as this harness writes",
     ));
     std::fs::write(&jsonl, &text).unwrap();
     merge(None);

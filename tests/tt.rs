@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use harness::experiment::positions::random_openings;
 use harness::experiment::{config, plan, runner};
 use harness::games::connect4::Connect4;
+use harness::games::never_hit::NeverHit;
 use harness::games::nim::Nim;
 use harness::games::tictactoe::{Scale, TicTacToe};
 use harness::games::Game;
@@ -316,13 +317,46 @@ fn few_key_bits_on_a_small_table_give_counted_collisions() {
     let r = search(&mut g, &spec(9, Variant::FailSoft, "natural", Some(t)), 1).unwrap();
     assert!(r.counters.tt_collisions > 0);
     assert!(r.counters.tt_overwrites > 0);
+    assert!(r.counters.tt_false_hits > 0);
+    assert!(r.counters.tt_false_hits <= r.counters.tt_hits);
     t.key_bits = 64;
     let r64 = search(&mut g, &spec(9, Variant::FailSoft, "natural", Some(t)), 1).unwrap();
     assert!(
         r64.counters.tt_collisions > 0,
         "16 entries hold far fewer than 4,520 keys"
     );
+    assert_eq!(r64.counters.tt_false_hits, 0);
     assert_eq!(r64.value, 0);
+}
+
+/// Where every node has a key of its own, every hit is a false one: with fewer key bits than
+/// 64 `tt_false_hits` equals `tt_hits` (some), and with 64 there is neither, whatever the
+/// scheme and table size.
+#[test]
+fn false_hits_are_the_hits_on_another_keys_entry() {
+    let g = NeverHit::new(TicTacToe::new(Scale::DepthPenalty));
+    for replacement in [
+        Replacement::Always,
+        Replacement::Depth,
+        Replacement::TwoTier,
+        Replacement::Bucket,
+    ] {
+        for (entries, key_bits) in [(16, 8), (256, 8), (256, 12), (4096, 16), (4096, 64)] {
+            let mut t = tt(entries, replacement);
+            t.key_bits = key_bits;
+            let mut g = g.clone();
+            let c = search(&mut g, &spec(9, Variant::FailSoft, "natural", Some(t)), 1)
+                .unwrap()
+                .counters;
+            let at = format!("{replacement:?}, {entries} entries, {key_bits} bits");
+            assert_eq!(c.tt_false_hits, c.tt_hits, "{at}");
+            if key_bits == 64 {
+                assert_eq!(c.tt_hits, 0, "{at}");
+            } else if key_bits <= 12 {
+                assert!(c.tt_hits > 0, "{at}");
+            }
+        }
+    }
 }
 
 #[test]
@@ -577,6 +611,22 @@ fn shipped_hash_bits_experiment_counts_collisions_and_wrong_values() {
     );
     assert!(sum("8", w) > 0);
     assert_eq!(sum("64", w), 0);
+    // Full-depth tic-tac-toe with correct bounds goes wrong only through a false hit: every
+    // run with a wrong value or move has one, and with 64 bits there are none.
+    let (f, h, m) = (
+        col(&rows, "tt_false_hits"),
+        col(&rows, "tt_hits"),
+        col(&rows, "move_wrong"),
+    );
+    assert!(sum("8", f) > 0);
+    assert_eq!(sum("64", f), 0);
+    for r in &rows[1..] {
+        let n = |at: usize| r[at].parse::<u64>().unwrap();
+        assert!(n(f) <= n(h), "{r:?}");
+        if n(w) + n(m) > 0 {
+            assert!(n(f) > 0, "{r:?}");
+        }
+    }
     for r in &rows[1..] {
         assert_eq!(
             r[bytes].parse::<u64>().unwrap(),

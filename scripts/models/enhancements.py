@@ -332,7 +332,7 @@ def model_row(row):
     r = search(game, game.parse(row["position"]), int(row["depth"]), row["ordering"],
                row["variant"] or "fail-soft", row.get("tt") == "on", iterative,
                row.get("tt_bounds") or "correct")
-    r["tt_overwrites"] = r["tt_collisions"] = 0
+    r["tt_overwrites"] = r["tt_collisions"] = r["tt_false_hits"] = 0
     its = r.pop("iterations")
     for name in PER_ITERATION:
         r["iteration_" + name] = " ".join(f"{k + 1}:{it[name]}" for k, it in enumerate(its))

@@ -28,8 +28,9 @@ pub const FILE: &str = "runs.csv.partial";
 
 /// The format's name and version, in the first line.
 /// The lines' format: 2 since a finished run's counters hold `roots` (format 1's lacked it,
-/// and searched_branching, which runs.csv derives from the counters, needs it).
-const FORMAT: &str = "harness-partial-2";
+/// and searched_branching, which runs.csv derives from the counters, needs it); 3 since they
+/// hold `tt_false_hits`.
+const FORMAT: &str = "harness-partial-3";
 
 /// The first line: what wrote the file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

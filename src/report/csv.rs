@@ -205,13 +205,14 @@ pub const TT_PARAMS: [&str; 7] = [
 pub const ITERATION_PREFIX: &str = "iteration_";
 
 /// Table, killer and history counters (after the per-iteration columns).
-pub const TT_COUNTERS: [&str; 13] = [
+pub const TT_COUNTERS: [&str; 14] = [
     "tt_probes",
     "tt_hits",
     "tt_cutoffs",
     "tt_stores",
     "tt_overwrites",
     "tt_collisions",
+    "tt_false_hits",
     "tt_occupancy",
     "cutoffs_tt",
     "cutoffs_killer",
@@ -355,6 +356,7 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
             "tt_stores" => c.tt_stores.to_string(),
             "tt_overwrites" => c.tt_overwrites.to_string(),
             "tt_collisions" => c.tt_collisions.to_string(),
+            "tt_false_hits" => c.tt_false_hits.to_string(),
             "tt_occupancy" => c.tt_occupancy.to_string(),
             "cutoffs_tt" => c.cutoffs_tt.to_string(),
             "cutoffs_killer" => c.cutoffs_killer.to_string(),

@@ -47,6 +47,11 @@ pub struct Counters {
     pub tt_overwrites: u64,
     /// Probes that missed while a slot of their bucket held another key.
     pub tt_collisions: u64,
+    /// Hits on an entry stored for another key: its seen key (the top `key_bits` bits of the
+    /// Fibonacci product) is the probe's, its whole product is not. Never with 64 key bits.
+    /// (Absent from a line an older harness wrote: read as 0, as `roots` is.)
+    #[serde(default)]
+    pub tt_false_hits: u64,
     /// Occupied entries when the search ended.
     pub tt_occupancy: u64,
     /// Cutoffs caused by the table's stored move.
@@ -109,6 +114,7 @@ impl Counters {
             tt_stores,
             tt_overwrites,
             tt_collisions,
+            tt_false_hits,
             cutoffs_tt,
             cutoffs_killer,
             cutoffs_history

@@ -8,9 +8,11 @@
 //! random keys happens with probability 2^-key_bits. With 64 bits the seen key is a bijection
 //! of the key: no false hits.
 //!
-//! An entry holds the seen key (compared in full on probe), the remaining depth the entry
-//! was searched to, the score, its bound (exact, lower, upper), the best move (the game's
-//! `move_index`) and the search's age.
+//! An entry holds the whole product (of which the table compares the seen key alone: the
+//! product's other bits serve only to count false hits, `tt_false_hits`, which a table of
+//! `key_bits` bits could not tell), the remaining depth the entry was searched to, the score,
+//! its bound (exact, lower, upper), the best move (the game's `move_index`) and the search's
+//! age.
 //!
 //! Replacement schemes:
 //! - `always`: one slot per key; a store always replaces it.
@@ -172,6 +174,8 @@ impl Bound {
 /// One slot. `meta` holds the bound in its low 2 bits (0: empty slot) and the age above them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Entry {
+    /// The key's whole Fibonacci product (`Table::hashed`); the table reads only its top
+    /// `key_bits` bits, the seen key.
     key: u64,
     score: i32,
     mv: u16,
@@ -316,8 +320,9 @@ impl Table {
     pub fn forget(&mut self, key: u64) {
         let k = self.seen(key);
         let (base, n) = self.bucket(k);
+        let mask = self.key_mask;
         for e in &mut self.slots[base..base + n] {
-            if e.occupied() && e.key == k {
+            if e.occupied() && e.key & mask == k {
                 *e = Entry::default();
             }
         }
@@ -350,9 +355,22 @@ impl Table {
     /// structured key would not do.
     #[inline(always)]
     fn seen(&self, key: u64) -> u64 {
+        Self::hashed(key) & self.key_mask
+    }
+
+    /// The key's Fibonacci product, all 64 bits: what an entry holds.
+    #[inline(always)]
+    fn hashed(key: u64) -> u64 {
         /// 2^64 / φ, odd: multiplying by it is a bijection whose top bits mix every key bit.
         const FIBONACCI: u64 = 0x9e37_79b9_7f4a_7c15;
-        key.wrapping_mul(FIBONACCI) & self.key_mask
+        key.wrapping_mul(FIBONACCI)
+    }
+
+    /// Whether the entry `e` holds the seen key `k`: its product's top `key_bits` bits are
+    /// `k`. (Whether the slot is occupied is asked apart.)
+    #[inline(always)]
+    fn sees(&self, e: &Entry, k: u64) -> bool {
+        e.key & self.key_mask == k
     }
 
     /// The first slot of the bucket of the seen key `k`, and the bucket's size. The slot is
@@ -368,7 +386,9 @@ impl Table {
     }
 
     /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
-    /// another key. (Probes and hits are counted by the caller.)
+    /// another key, and a false hit when it finds the seen key in an entry stored for another
+    /// key (whose product differs below the seen bits). (Probes and hits are counted by the
+    /// caller.)
     ///
     /// A slot's key is compared before its occupancy, and the collision is counted without a
     /// branch: while a search fills its table, whether the slot is empty is a coin toss to the
@@ -377,11 +397,13 @@ impl Table {
     /// search time at b = 2 and 7% at b = 3 (README, "Transposition table").
     #[inline(always)]
     pub fn probe(&self, key: u64, c: &mut Counters) -> Option<Entry> {
-        let k = self.seen(key);
+        let h = Self::hashed(key);
+        let k = h & self.key_mask;
         let (base, n) = self.bucket(k);
         if n == 1 {
             let e = self.slots[base];
-            if e.key == k && e.occupied() {
+            if self.sees(&e, k) && e.occupied() {
+                c.tt_false_hits += (e.key != h) as u64;
                 return Some(e);
             }
             c.tt_collisions += e.occupied() as u64;
@@ -389,7 +411,8 @@ impl Table {
         }
         let mut other = false;
         for &e in &self.slots[base..base + n] {
-            if e.key == k && e.occupied() {
+            if self.sees(&e, k) && e.occupied() {
+                c.tt_false_hits += (e.key != h) as u64;
                 return Some(e);
             }
             other |= e.occupied();
@@ -411,23 +434,24 @@ impl Table {
         mv: u32,
         c: &mut Counters,
     ) {
-        let k = self.seen(key);
+        let h = Self::hashed(key);
+        let k = h & self.key_mask;
         let d = depth.min(MAX_DEPTH) as u8;
         let (base, n) = self.bucket(k);
         let slot = match self.replacement {
             Replacement::Always => base,
             Replacement::Depth => {
                 let e = &self.slots[base];
-                if e.occupied() && e.key != k && e.depth > d {
+                if e.occupied() && !self.sees(e, k) && e.depth > d {
                     return;
                 }
                 base
             }
             Replacement::TwoTier => {
                 let (e0, e1) = (self.slots[base], self.slots[base + 1]);
-                let deep_slot_ok = !e0.occupied() || e0.key == k || e0.depth <= d;
+                let deep_slot_ok = !e0.occupied() || self.sees(&e0, k) || e0.depth <= d;
                 if deep_slot_ok {
-                    if e1.occupied() && e1.key == k && !(e0.occupied() && e0.key == k) {
+                    if e1.occupied() && self.sees(&e1, k) && !(e0.occupied() && self.sees(&e0, k)) {
                         // The key moves up to the depth-preferred slot: no duplicate left
                         // (an empty slot's key reads 0, which is also a seen key).
                         self.slots[base + 1] = Entry::default();
@@ -440,7 +464,7 @@ impl Table {
             Replacement::Bucket => {
                 let mut pick = None;
                 for i in base..base + n {
-                    if self.slots[i].occupied() && self.slots[i].key == k {
+                    if self.slots[i].occupied() && self.sees(&self.slots[i], k) {
                         pick = Some(i);
                         break;
                     }
@@ -460,12 +484,13 @@ impl Table {
                 })
             }
         };
+        let other = !self.sees(&self.slots[slot], k);
         let old = &mut self.slots[slot];
         // Counted without a branch: whether the slot held another key is a coin toss.
-        c.tt_overwrites += (old.occupied() & (old.key != k)) as u64;
+        c.tt_overwrites += (old.occupied() & other) as u64;
         c.tt_stores += 1;
         *old = Entry {
-            key: k,
+            key: h,
             score,
             // NO_MOVE and indexes past 16 bits (none of the games has that many) both become
             // NO_MOVE16.
@@ -755,13 +780,41 @@ mod tests {
             a.wrapping_mul(0x9e37_79b9_7f4a_7c15) & 0xff << 56
         );
         t.store(a, 1, 7, Bound::Exact, 0, &mut c);
-        // Another key with the same top 8 bits of the product: a (false) hit.
+        // Another key with the same top 8 bits of the product: a hit, counted as false (the
+        // entry's whole product is a's); a's own probe is a true hit.
         let twin = (a + 1..).find(|&x| t.seen(x) == t.seen(a)).unwrap();
         assert_eq!(t.probe(twin, &mut c).unwrap().score(), 7);
-        // Same slot, another seen key: a counted collision.
+        assert_eq!(c.tt_false_hits, 1);
+        assert_eq!(t.probe(a, &mut c).unwrap().score(), 7);
+        assert_eq!(c.tt_false_hits, 1);
+        // Same slot, another seen key: a counted collision, no false hit.
         let other = same_bucket(&t, a);
         assert!(t.probe(other, &mut c).is_none());
-        assert_eq!(c.tt_collisions, 1);
+        assert_eq!((c.tt_collisions, c.tt_false_hits), (1, 1));
+        // To the table the twin is a's key: its store is no overwrite, and a's probe then
+        // finds the twin's entry (a false hit).
+        t.store(twin, 2, 8, Bound::Exact, 0, &mut c);
+        assert_eq!((c.tt_stores, c.tt_overwrites), (2, 0));
+        assert_eq!(t.probe(a, &mut c).unwrap().score(), 8);
+        assert_eq!(c.tt_false_hits, 2);
+        // Every scheme takes the twin for a's key: it replaces a's entry, the shallower one
+        // too, and no second slot is taken.
+        for scheme in [
+            Replacement::Depth,
+            Replacement::TwoTier,
+            Replacement::Bucket,
+        ] {
+            let mut c = Counters::default();
+            let mut t = Table::new(&spec(16, scheme, 8));
+            t.store(a, 5, 7, Bound::Exact, 0, &mut c);
+            t.store(twin, 1, 8, Bound::Lower, 0, &mut c);
+            assert_eq!(t.occupancy(), 1, "{scheme:?}");
+            assert_eq!(t.probe(twin, &mut c).unwrap().score(), 8, "{scheme:?}");
+            assert_eq!(t.probe(a, &mut c).unwrap().score(), 8, "{scheme:?}");
+            assert_eq!((c.tt_overwrites, c.tt_false_hits), (0, 1), "{scheme:?}");
+            t.forget(a);
+            assert_eq!(t.occupancy(), 0, "{scheme:?}");
+        }
         // With 64 bits every key is its own entry.
         let t = Table::new(&spec(16, Replacement::Always, 64));
         assert_ne!(t.seen(a), t.seen(twin));
