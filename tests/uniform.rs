@@ -735,3 +735,159 @@ fn theory_subcommand_prints_table_and_csv() {
         .assert()
         .code(2);
 }
+
+/// The three kinds of node of Knuth and Moore's minimal tree, as their rules give a child's
+/// kind from its parent's: PV's first child PV, the others CUT; CUT's first child ALL; all of
+/// ALL's children CUT.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Pv,
+    Cut,
+    All,
+}
+
+/// A uniform tree built so that the first child is always the strictly best move, with
+/// distinct values among siblings: natural order is perfect order. A node's value from the
+/// side to move is `v`; child m's is −v + m (m = 0: −v, so the node is worth v through its
+/// first child, and any other child leaves the side to move m below that). It records, by
+/// make and unmake, the kind of every node alpha-beta enters (by the rules of `Kind`, from
+/// the order the children are entered in) and counts the leaves of each kind, and the
+/// children a CUT node enters past its first (which a minimal tree has none of).
+#[derive(Clone)]
+struct PerfectlyOrdered {
+    b: u32,
+    d: u32,
+    /// The path's values (the root's first) and kinds, and how many children each node on the
+    /// path has entered.
+    values: Vec<i32>,
+    kinds: Vec<Kind>,
+    entered: Vec<u32>,
+    leaves: [u64; 3],
+    cut_extra: u64,
+}
+
+impl PerfectlyOrdered {
+    fn new(b: u32, d: u32) -> Self {
+        PerfectlyOrdered {
+            b,
+            d,
+            values: vec![0],
+            kinds: vec![Kind::Pv],
+            entered: vec![0],
+            leaves: [0; 3],
+            cut_extra: 0,
+        }
+    }
+    fn ply(&self) -> u32 {
+        self.values.len() as u32 - 1
+    }
+}
+
+impl Game for PerfectlyOrdered {
+    type Move = u32;
+    const NAME: &'static str = "perfectly-ordered";
+    fn max_moves(&self) -> usize {
+        self.b as usize
+    }
+    fn move_space(&self) -> usize {
+        self.b as usize
+    }
+    fn move_index(&self, m: u32) -> usize {
+        m as usize
+    }
+    fn moves(&self, out: &mut Vec<u32>) {
+        out.extend(0..self.b);
+    }
+    fn make(&mut self, m: u32) {
+        let p = self.values.len() - 1;
+        let first = self.entered[p] == 0;
+        self.entered[p] += 1;
+        let kind = match (self.kinds[p], first) {
+            (Kind::Pv, true) => Kind::Pv,
+            (Kind::Pv, false) | (Kind::All, _) => Kind::Cut,
+            (Kind::Cut, true) => Kind::All,
+            (Kind::Cut, false) => {
+                self.cut_extra += 1;
+                Kind::All
+            }
+        };
+        self.values.push(-self.values[p] + m as i32);
+        self.kinds.push(kind);
+        self.entered.push(0);
+        if self.ply() == self.d {
+            self.leaves[kind as usize] += 1;
+        }
+    }
+    fn unmake(&mut self, _m: u32) {
+        self.values.pop();
+        self.kinds.pop();
+        self.entered.pop();
+    }
+    fn outcome(&self) -> Option<i32> {
+        (self.ply() == self.d).then(|| *self.values.last().unwrap())
+    }
+    fn evaluate(&self) -> i32 {
+        *self.values.last().unwrap()
+    }
+    fn key(&self) -> u64 {
+        0
+    }
+    fn side_to_move(&self) -> harness::games::Side {
+        if self.ply().is_multiple_of(2) {
+            harness::games::Side::First
+        } else {
+            harness::games::Side::Second
+        }
+    }
+    fn max_remaining_plies(&self) -> u32 {
+        self.d - self.ply()
+    }
+    fn static_score(&self, _m: u32) -> i32 {
+        0
+    }
+    fn format_move(&self, m: u32) -> String {
+        m.to_string()
+    }
+    fn parse_move(&self, text: &str) -> Result<u32, String> {
+        text.parse().map_err(|_| format!("`{text}` is no move"))
+    }
+    fn format_position(&self) -> String {
+        format!("ply {}", self.ply())
+    }
+}
+
+/// Knuth and Moore (1975): alpha-beta in perfect order enters the minimal tree, whose
+/// b^⌈d/2⌉ + b^⌊d/2⌋ − 1 leaves are 1 PV leaf, b^⌈d/2⌉ − 1 CUT leaves and b^⌊d/2⌋ − 1 ALL
+/// leaves (../shared/reference.md), every CUT node cutting off after its first child. Pinned
+/// on a tree whose natural order is perfect, the kinds read from the order in which the search
+/// enters the children, for both variants.
+#[test]
+fn perfect_order_reads_the_minimal_tree_by_node_kind() {
+    for b in [2u32, 3, 5] {
+        for d in 1..=8u32 {
+            for v in VARIANTS {
+                let mut g = PerfectlyOrdered::new(b, d);
+                let mut s = SearchSpec::new(Algorithm::AlphaBeta, d);
+                s.variant = v;
+                let r = search(&mut g, &s, 0).unwrap();
+                let at = format!("b{b} d{d} {v:?}");
+                assert_eq!(r.value, 0, "{at}: the first line's value");
+                let pow = |e: u32| (b as u64).pow(e);
+                assert_eq!(
+                    g.leaves,
+                    [1, pow(d.div_ceil(2)) - 1, pow(d / 2) - 1],
+                    "{at}: PV, CUT, ALL leaves"
+                );
+                assert_eq!(g.cut_extra, 0, "{at}");
+                let c = r.counters;
+                assert_eq!(c.leaves as f64, minimal_leaves(b as u64, d), "{at}");
+                assert_eq!(c.nodes as f64, minimal_nodes(b as u64, d), "{at}");
+                // The interior CUT nodes are the cutoffs, each by the first move: those of
+                // plies 1..d−1 that are not on the first line.
+                assert_eq!(c.cutoffs, c.first_move_cutoffs, "{at}");
+                let cut_interior: u64 = (1..d).map(|l| pow(l.div_ceil(2)) - 1).sum();
+                assert_eq!(c.cutoffs, cut_interior, "{at}");
+            }
+        }
+    }
+}
