@@ -3704,3 +3704,36 @@ fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
         "{algs:?}"
     );
 }
+
+/// The `false-hits` chart draws the table's false hits per search where some run has one (a
+/// point per group with any, none at 64 key bits), and is named under Not drawn, with why,
+/// when no run has one.
+#[test]
+fn false_hits_chart_draws_where_a_run_has_one() {
+    let grid = |bits: &str| {
+        format!(
+            "{}[search.tt]\nentries = 16\nreplacement = \"always\"\nkey_bits = {bits}\n[report]\nx = \"tt_key_bits\"\ncharts = [\"false-hits\"]\n",
+            GOOD.replace("depth = 3", "depth = \"full\"")
+        )
+    };
+    let (tmp, err) = good_run_stderr(&grid("[8, 12, 64]"));
+    assert!(!err.contains("not drawn"), "{err}");
+    assert!(tmp.path().join("out/charts/false-hits.png").exists());
+    let md = std::fs::read_to_string(tmp.path().join("out/report.md")).unwrap();
+    // Its point table: one row per key-bit count with a false hit (8 and 12, not 64).
+    let rows: Vec<&str> = md
+        .lines()
+        .skip_while(|l| !l.contains("tt_false_hits mean"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(rows.len(), 2, "{md}");
+    assert!(rows.iter().all(|r| !r.contains("| 64 |")), "{rows:?}");
+    let (tmp, err) = good_run_stderr(&grid("64"));
+    let why = "`false-hits`: no run has a false hit (tt_false_hits is 0 or missing: none with 64 key bits, or without a table)";
+    assert!(
+        err.contains(&format!("warning: t: [report] charts: not drawn: {why}")),
+        "{err}"
+    );
+    assert!(!tmp.path().join("out/charts/false-hits.png").exists());
+}

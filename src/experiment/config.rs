@@ -242,6 +242,9 @@ pub enum ChartKind {
     NodesVsTable,
     /// Quiescence nodes (qnodes) vs x (log y), next to the main-search nodes.
     Qnodes,
+    /// False hits of the table (`tt_false_hits`: hits on an entry stored for another
+    /// position) vs x (log y); drawn where some run has one (fewer than 64 key bits).
+    FalseHits,
     /// Percent of runs whose root value differs from the same search without a table
     /// (`value_wrong`; needs `[search.tt] reference = true`).
     ValueWrong,
@@ -257,12 +260,13 @@ pub enum ChartKind {
 }
 
 impl ChartKind {
-    pub const ALL: [ChartKind; 9] = [
+    pub const ALL: [ChartKind; 10] = [
         ChartKind::Nodes,
         ChartKind::Ebf,
         ChartKind::RatioToMinimal,
         ChartKind::NodesVsTable,
         ChartKind::Qnodes,
+        ChartKind::FalseHits,
         ChartKind::ValueWrong,
         ChartKind::MoveWrong,
         ChartKind::BmHit,
@@ -280,6 +284,7 @@ impl ChartKind {
             ChartKind::RatioToMinimal => "ratio-to-minimal",
             ChartKind::NodesVsTable => "nodes-vs-table",
             ChartKind::Qnodes => "qnodes",
+            ChartKind::FalseHits => "false-hits",
             ChartKind::ValueWrong => "value-wrong",
             ChartKind::MoveWrong => "move-wrong",
             ChartKind::BmHit => "bm-hit",

@@ -239,6 +239,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         ChartKind::Ebf => "ebf".to_string(),
         ChartKind::RatioToMinimal => "nodes / minimal".to_string(),
         ChartKind::Qnodes => "qnodes".to_string(),
+        ChartKind::FalseHits => "tt_false_hits".to_string(),
         ChartKind::ValueWrong => "% value wrong".to_string(),
         ChartKind::MoveWrong => "% move wrong".to_string(),
         ChartKind::BmHit => "% best move".to_string(),

@@ -521,6 +521,7 @@ fn theory_drawn_on(kind: ChartKind) -> &'static [TheoryKind] {
         ],
         ChartKind::RatioToMinimal => &[TheoryKind::KnuthMoore],
         ChartKind::Qnodes
+        | ChartKind::FalseHits
         | ChartKind::Time
         | ChartKind::ValueWrong
         | ChartKind::MoveWrong
@@ -638,6 +639,9 @@ fn chartable(
     };
     if kind == ChartKind::Qnodes && !some_positive("qnodes") {
         return Err("no run entered a quiescence node (qnodes is 0 or missing)".into());
+    }
+    if kind == ChartKind::FalseHits && !some_positive("tt_false_hits") {
+        return Err("no run has a false hit (tt_false_hits is 0 or missing: none with 64 key bits, or without a table)".into());
     }
     if kind == ChartKind::Time && !some_positive("time_ns") {
         return Err("no run has a search time (time_ns is 0 or missing)".into());
@@ -1014,7 +1018,11 @@ fn chart_for(
             (a.min(lo), b.max(hi))
         });
     let log_y = match kind {
-        ChartKind::Nodes | ChartKind::NodesVsTable | ChartKind::Qnodes | ChartKind::Time => true,
+        ChartKind::Nodes
+        | ChartKind::NodesVsTable
+        | ChartKind::Qnodes
+        | ChartKind::FalseHits
+        | ChartKind::Time => true,
         ChartKind::Ebf | ChartKind::ValueWrong | ChartKind::MoveWrong | ChartKind::BmHit => false,
         ChartKind::RatioToMinimal => ymin > 0.0 && ymax / ymin > 30.0,
     };
@@ -1228,6 +1236,11 @@ fn group_point(
             })
         }
         ChartKind::Qnodes => g.stat(s, "qnodes").filter(|st| st.max > 0.0).map(point),
+        // A group with none has no point on the log axis (64 key bits: never one).
+        ChartKind::FalseHits => g
+            .stat(s, "tt_false_hits")
+            .filter(|st| st.max > 0.0)
+            .map(point),
         // Milliseconds (a whole tic-tac-toe search at about 0.1); `plan_charts` turns a chart
         // with a search of 10,000 ms or more into seconds.
         ChartKind::Time => g
@@ -1423,6 +1436,7 @@ fn chart_title(layout: &Layout, kind: ChartKind) -> String {
         ChartKind::RatioToMinimal => "Nodes relative to the minimal tree",
         ChartKind::NodesVsTable => "Nodes vs transposition-table size",
         ChartKind::Qnodes => "Quiescence nodes",
+        ChartKind::FalseHits => "False hits of the table",
         ChartKind::ValueWrong => "Wrong root values",
         ChartKind::MoveWrong => "Wrong moves",
         ChartKind::BmHit => "Best moves found",
@@ -1471,6 +1485,10 @@ fn y_title(
         ),
         ChartKind::Qnodes => format!(
             "{} quiescence nodes (qnodes, log scale)",
+            stat_words(layout.point)
+        ),
+        ChartKind::FalseHits => format!(
+            "{} false hits per search (log scale; none: no point)",
             stat_words(layout.point)
         ),
         ChartKind::ValueWrong => "runs whose root value is wrong (%)".into(),
