@@ -205,6 +205,12 @@ impl Frame {
             xmin = xmin.min(p.x);
             xmax = xmax.max(p.x);
         }
+        // Every category stands on the axis, one with no point too (the false-hits chart's
+        // key-bit counts with no false hit); elsewhere each category has a point.
+        if let Some(n) = c.categories.as_ref().map(Vec::len).filter(|&n| n > 0) {
+            xmin = xmin.min(0.0);
+            xmax = xmax.max((n - 1) as f64);
+        }
         // Facets of one figure: the range over all of them.
         let (ymin, ymax) = c.shared_y.or_else(|| y_data(c)).unwrap_or((1.0, 10.0));
         let mut xs: Vec<f64> = c

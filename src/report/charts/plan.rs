@@ -821,10 +821,13 @@ fn chart_for(
     // without a table (empty size) become a dashed reference line, so the axis stays numeric.
     let size_x = kind == ChartKind::NodesVsTable || TABLE_SIZE_COLUMNS.contains(&x);
     let no_table = |g: &Group| size_x && g.param(s, x) == Some("");
-    // The x values of this facet's points, in listed order.
+    // The x values of this facet's points, in listed order; on the false-hits chart also those
+    // of the groups with none (a table that never hit falsely, at 64 key bits say), so that
+    // the axis shows where there is none rather than ending before it.
+    let counted = |g: &Group| kind == ChartKind::FalseHits && g.stat(s, "tt_false_hits").is_some();
     let mut xs: Vec<String> = groups
         .iter()
-        .filter(|g| !no_table(g) && y_of(g).is_some())
+        .filter(|g| !no_table(g) && (y_of(g).is_some() || counted(g)))
         .map(|g| g.param(s, x).unwrap_or("").to_string())
         .collect();
     xs.sort_by(|a, b| layout.cmp_in(x, a, b, cmp_natural));
