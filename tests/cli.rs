@@ -3646,6 +3646,15 @@ fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
             "{ algorithm = \"minimax\" }, { algorithm = \"minimax\", depth = 2 }",
             "exp.toml:10:39: exclude: this entry drops no run: every run it matches is one another entry drops too",
         ),
+        // A slip in a later entry is named there, not as the earlier entry's redundancy.
+        (
+            "{ algorithm = \"minimax\" }, { }",
+            "exp.toml:10:39: exclude: an entry with no key drops nothing",
+        ),
+        (
+            "{ algorithm = \"minimax\" }, { algorithm = \"minimax\", ordering = \"center-out\" }",
+            "exp.toml:10:75: exclude: ordering `center-out` is not in the grid's ordering list",
+        ),
         // Covered by an entry after it: refused all the same.
         (
             "{ algorithm = \"minimax\", depth = 2 }, { algorithm = \"minimax\" }",

@@ -476,31 +476,42 @@ fn a_shard_edited_by_hand_is_named() {
     merge(Some("but this experiment file makes them"));
     std::fs::write(&jsonl, &text).unwrap();
     merge(None);
-    // A shard an older harness wrote (format 2: no `tt_false_hits` in its counters) is refused
-    // by its format, not called damaged.
-    let older: String = text
-        .replace("harness-partial-3", "harness-partial-2")
-        .lines()
-        .map(|l| {
-            // Every `tt_false_hits` in the line: the run's counters' and each iteration's.
-            let mut l = l.to_string();
-            while let Some(at) = l.find("\"tt_false_hits\":") {
-                let end = at + l[at..].find(',').unwrap() + 1;
-                l.replace_range(at..end, "");
-            }
-            l + "\n"
-        })
-        .collect();
-    assert!(
-        !older.contains("tt_false_hits") && text.contains("\"tt_false_hits\":0,"),
-        "{text}"
-    );
-    std::fs::write(&jsonl, &older).unwrap();
-    merge(Some(
-        "shard.jsonl is in format harness-partial-2, not harness-partial-3 as this harness writes",
-    ));
-    std::fs::write(&jsonl, &text).unwrap();
-    merge(None);
+    // A shard an older harness wrote is refused by its format, not called damaged: format 2
+    // had no `tt_false_hits` in its counters, format 1 no `roots` either (each read as 0 where
+    // absent only so that the line parses to that refusal).
+    for (format, absent) in [
+        ("harness-partial-2", &["tt_false_hits"][..]),
+        ("harness-partial-1", &["tt_false_hits", "roots"][..]),
+    ] {
+        let older: String = text
+            .replace("harness-partial-3", format)
+            .lines()
+            .map(|l| {
+                // Every such field in the line: the run's counters' and each iteration's.
+                let mut l = l.to_string();
+                for field in absent {
+                    let name = format!("\"{field}\":");
+                    while let Some(at) = l.find(&name) {
+                        let end = at + l[at..].find(',').unwrap() + 1;
+                        l.replace_range(at..end, "");
+                    }
+                }
+                l + "\n"
+            })
+            .collect();
+        for field in absent {
+            assert!(
+                !older.contains(field) && text.contains(&format!("\"{field}\":")),
+                "{text}"
+            );
+        }
+        std::fs::write(&jsonl, &older).unwrap();
+        merge(Some(&format!(
+            "shard.jsonl is in format {format}, not harness-partial-3 as this harness writes"
+        )));
+        std::fs::write(&jsonl, &text).unwrap();
+        merge(None);
+    }
     // Without its manifest, a shard's folder is still no results folder to plot.
     std::fs::remove_file(&mf).unwrap();
     let o = harness()

@@ -1222,5 +1222,12 @@ fn counters_equal_independent_models() {
             credited,
             "{scheme:?}"
         );
+        // 12 key bits on Connect Four's exact keys: some hits are false, never more than hit.
+        assert!(
+            c.tt_false_hits > 0 && c.tt_false_hits <= c.tt_hits,
+            "{scheme:?}: {} of {}",
+            c.tt_false_hits,
+            c.tt_hits
+        );
     }
 }

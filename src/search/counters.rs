@@ -43,9 +43,9 @@ pub struct Counters {
     pub tt_cutoffs: u64,
     /// Entries written.
     pub tt_stores: u64,
-    /// Stores that replaced a live entry of another key.
+    /// Stores that replaced a live entry of another seen key.
     pub tt_overwrites: u64,
-    /// Probes that missed while a slot of their bucket held another key.
+    /// Probes that missed while a slot of their bucket held another seen key.
     pub tt_collisions: u64,
     /// Hits on an entry stored for another key: its seen key (the top `key_bits` bits of the
     /// Fibonacci product) is the probe's, its whole product is not. Never with 64 key bits.

@@ -110,8 +110,8 @@ pub struct TtSpec {
     /// Number of entries: a power of two, at least `replacement.slots()`.
     pub entries: u64,
     pub replacement: Replacement,
-    /// Key bits kept, 8..=64: the table sees the top `key_bits` bits of the key's Fibonacci
-    /// product (see the module doc).
+    /// Key bits kept, 8..=64: the table sees (compares, and indexes by) the top `key_bits`
+    /// bits of the key's Fibonacci product (see the module doc).
     pub key_bits: u32,
     pub bounds: Bounds,
 }
@@ -386,9 +386,9 @@ impl Table {
     }
 
     /// Looks `key` up. Counts a collision when it misses although a slot of its bucket holds
-    /// another key, and a false hit when it finds the seen key in an entry stored for another
-    /// key (whose product differs below the seen bits). (Probes and hits are counted by the
-    /// caller.)
+    /// another seen key, and a false hit when it finds the seen key in an entry stored for
+    /// another key (whose whole product differs from the probe's). (Probes and hits are
+    /// counted by the caller.)
     ///
     /// A slot's key is compared before its occupancy, and the collision is counted without a
     /// branch: while a search fills its table, whether the slot is empty is a coin toss to the
@@ -422,7 +422,7 @@ impl Table {
     }
 
     /// Stores an entry as the replacement scheme decides (the `depth` scheme may keep the deeper
-    /// entry and store nothing). Counts stores and overwrites (a live entry of another key
+    /// entry and store nothing). Counts stores and overwrites (a live entry of another seen key
     /// replaced).
     #[inline(always)]
     pub fn store(
@@ -815,6 +815,29 @@ mod tests {
             t.forget(a);
             assert_eq!(t.occupancy(), 0, "{scheme:?}");
         }
+        // Two-tier, the twin in the always-replace slot under a deeper entry of another key:
+        // a's store, too shallow for the depth-preferred slot, replaces the twin there (one
+        // seen key, one slot), and the twin's probe then finds a's entry (a false hit).
+        let mut c = Counters::default();
+        let mut t = Table::new(&spec(2, Replacement::TwoTier, 8));
+        let (a, twin) = (a, (a + 1..).find(|&x| t.seen(x) == t.seen(a)).unwrap());
+        let deep = same_bucket(&t, a);
+        t.store(deep, 9, 1, Bound::Exact, 0, &mut c);
+        t.store(twin, 1, 2, Bound::Exact, 0, &mut c);
+        t.store(a, 5, 3, Bound::Exact, 0, &mut c);
+        assert_eq!(t.occupancy(), 2);
+        assert_eq!(c.tt_overwrites, 0);
+        assert_eq!(t.probe(twin, &mut c).unwrap().score(), 3);
+        assert_eq!(t.probe(deep, &mut c).unwrap().score(), 1);
+        assert_eq!(c.tt_false_hits, 1);
+        // As deep as the entry in the depth-preferred slot, the twin's store moves the seen key
+        // up there, replacing the other key's entry (an overwrite), and leaves no copy in the
+        // always-replace slot.
+        t.store(twin, 9, 4, Bound::Exact, 0, &mut c);
+        assert_eq!(t.occupancy(), 1);
+        assert_eq!(c.tt_overwrites, 1);
+        assert_eq!(t.probe(a, &mut c).unwrap().score(), 4);
+        assert!(t.probe(deep, &mut c).is_none());
         // With 64 bits every key is its own entry.
         let t = Table::new(&spec(16, Replacement::Always, 64));
         assert_ne!(t.seen(a), t.seen(twin));

@@ -138,7 +138,9 @@ pub fn apply(
         .iter()
         .map(|e| (e.span(), tests(e.get_ref())))
         .collect();
-    for (n, (span, tests)) in entries.iter().enumerate() {
+    // Each entry on its own first (an empty one, a value not in the grid), so that a slip in
+    // one is named there, not as another entry's redundancy.
+    for (span, tests) in &entries {
         if tests.is_empty() {
             return Err(at(
                 path,
@@ -175,6 +177,8 @@ pub fn apply(
                 return Err(at(path, src, at_value, msg));
             }
         }
+    }
+    for (n, (span, tests)) in entries.iter().enumerate() {
         // Against every other entry, before or after it: which of two entries is redundant
         // does not depend on the order they are written in.
         let others = || entries.iter().enumerate().filter(|&(m, _)| m != n);
