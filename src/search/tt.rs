@@ -320,10 +320,9 @@ impl Table {
     pub fn forget(&mut self, key: u64) {
         let k = self.seen(key);
         let (base, n) = self.bucket(k);
-        let mask = self.key_mask;
-        for e in &mut self.slots[base..base + n] {
-            if e.occupied() && e.key & mask == k {
-                *e = Entry::default();
+        for i in base..base + n {
+            if self.slots[i].occupied() && self.sees(&self.slots[i], k) {
+                self.slots[i] = Entry::default();
             }
         }
     }
