@@ -297,6 +297,21 @@ fn solve_cli_with(lines: &str, args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Connect Four is a first-player win (Allen; Allis, 1988; reference.md), and with perfect play
+/// the win comes only with the first player's 21st and last stone: score 22 − 21 = 1 in the
+/// benchmark convention. `harness solve` as a user runs it, with a 1 GiB table: 2,222,346,427
+/// nodes, about 11 minutes and 1.2 GB on the 2-core development machine. Run with
+/// `cargo test --release -- --ignored`.
+#[test]
+#[ignore = "slow: about 11 minutes and 1.2 GB"]
+fn solve_cli_finds_the_empty_board_a_first_player_win() {
+    let (code, stdout, stderr) = solve_cli_with("start 1\n", &["--mib", "1024"]);
+    assert_eq!(code, 0, "{stderr}");
+    let row: Vec<&str> = stdout.lines().nth(1).unwrap().split(',').collect();
+    // position (no moves), score, expected, nodes.
+    assert_eq!(row[..4], ["", "1", "1", "2222346427"], "{stdout}");
+}
+
 #[test]
 fn solve_cli_rejects_bad_input_with_file_line_and_move() {
     let cases = [
