@@ -891,3 +891,100 @@ fn perfect_order_reads_the_minimal_tree_by_node_kind() {
         }
     }
 }
+
+/// A tree's leaves, left to right, from the first player's view.
+fn leaf_values(u: &mut Uniform, out: &mut Vec<i32>) {
+    if let Some(v) = u.outcome() {
+        // `outcome` is the mover's view: the second player moves on odd plies.
+        out.push(if u.ply() % 2 == 1 { -v } else { v });
+        return;
+    }
+    for m in 0..u.spec().branching {
+        u.make(m);
+        leaf_values(u, out);
+        u.unmake(m);
+    }
+}
+
+/// The README defines a tree's values exactly (Uniform trees, "A tree's values, exactly"), so
+/// that another program can rebuild any tree. These figures come from the independent model
+/// written from that text alone, `python3 scripts/models/uniform.py --leaves 3,3,VALUES,MODEL
+/// 0x20cfbb7196093366` (27 leaves each), and the tree seed from its `mix` and `fnv1a`: the
+/// harness must build the same trees, or the definition (and every check built on it, README
+/// "What is counted") no longer describes it.
+#[test]
+fn leaves_follow_the_readme_definition_as_an_independent_model_builds_them() {
+    // The first tree of experiments/knuth-moore.toml (seed 20261129), b = 2, d = 1.
+    let spec21 = spec(2, 1, Values::Distinct);
+    let first = harness::experiment::plan::uniform_positions(&spec21, 20261129, 1);
+    assert_eq!(first, ["tree=0,seed=0x20cfbb7196093366"]);
+
+    let seed = 0x20cf_bb71_9609_3366;
+    let int = Values::Integer { lo: -3, hi: 3 };
+    let cases: [(Values, Model, [i32; 27]); 6] = [
+        (
+            Values::Distinct,
+            Model::Independent,
+            [
+                8, 12, 0, -12, -2, 5, -8, 11, 9, 6, -11, -3, -13, 2, -6, -9, -10, -1, 3, 7, -7, -4,
+                13, 10, -5, 1, 4,
+            ],
+        ),
+        (
+            Values::Continuous,
+            Model::Independent,
+            [
+                -40325163, -33608089, 156201282, -292460209, 338787327, -218609703, 207056747,
+                -66061973, 69932432, -193560998, 138754533, -377837092, 247948473, -114869226,
+                -218216582, -489968474, 517217935, -195183446, -317009809, -238081095, -172934706,
+                -47493422, -147239077, -137673504, 439084332, 52290309, 235901186,
+            ],
+        ),
+        (
+            int,
+            Model::Independent,
+            [
+                0, 0, 1, -2, 2, -1, 1, 0, 0, -1, 1, -2, 2, -1, -1, -3, 3, -1, -2, -2, -1, 0, -1,
+                -1, 3, 0, 2,
+            ],
+        ),
+        (
+            Values::Continuous,
+            Model::Incremental,
+            [
+                104833021, 22938041, -106476489, -379152616, -322056480, -233574228, -229190375,
+                -293104981, -398150634, 17982604, -74899403, 3523522, -113165428, 22116846,
+                -301383235, -207512439, -177062159, -316729010, 156530462, 73863745, 108133981,
+                291346785, 205419499, 149312555, 88831206, 43755599, 119470384,
+            ],
+        ),
+        (
+            int,
+            Model::Incremental,
+            [
+                2, 0, -3, -7, -6, -4, -4, -6, -8, 0, -2, 0, -2, 0, -6, -4, -4, -6, 3, 1, 2, 5, 3,
+                2, 1, 0, 2,
+            ],
+        ),
+        (
+            Values::Distinct,
+            Model::Nested,
+            [
+                -6, -5, -7, -11, -13, -12, -9, -10, -8, 13, 12, 11, 7, 5, 6, 8, 9, 10, 2, 4, 3, 0,
+                1, -1, -3, -4, -2,
+            ],
+        ),
+    ];
+    for (values, model, want) in cases {
+        let s = UniformSpec {
+            branching: 3,
+            height: 3,
+            values,
+            model,
+        };
+        let mut u = Uniform::new(s, 0, seed);
+        let mut got = Vec::new();
+        leaf_values(&mut u, &mut got);
+        assert_eq!(got, want, "{values:?} {model:?}");
+    }
+}

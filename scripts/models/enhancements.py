@@ -46,6 +46,9 @@ class TicTacToe:
     def key(self, b):  # "tic-tac-toe: stones and side to move": the board says both
         return b
 
+    def evaluate(self, b):  # an unfinished position at the horizon
+        return 0
+
     def utility(self, b):
         """A finished game's score for the side to move, else None. Only the side that just
         moved can have completed a line, so a finished win is the side to move's loss."""
@@ -86,6 +89,9 @@ class Nim:
 
     def key(self, heaps):  # "Nim: heap sizes, side left out because Nim is impartial"
         return heaps
+
+    def evaluate(self, heaps):  # an unfinished position at the horizon
+        return 0
 
     def utility(self, heaps):
         # No move left: under normal play the side to move lost (+-1, "Nim's +-1").
@@ -225,10 +231,10 @@ class Search:
         c["nodes"] += 1  # every call, root included
         c["max_ply"] = max(c["max_ply"], ply)
         u = g.utility(pos)
-        if u is not None or depth == 0:  # a leaf: finished game, or horizon (evaluates to 0)
+        if u is not None or depth == 0:  # a leaf: finished game, or the horizon's evaluation
             c["leaves"] += 1
             c["terminal"] += u is not None
-            return (0 if u is None else u), []
+            return (g.evaluate(pos) if u is None else u), []
         a0, b0 = alpha, beta
         entry, deeper = None, False
         if self.table is not None:
@@ -340,23 +346,33 @@ def model_row(row):
     return r
 
 
-def check(path):
+def check_rows(rows, skip_reason, model_row):
+    """Models each row skip_reason lets through, printing `run_key,column,csv,model` for every
+    column that differs; returns (rows equal, rows that differ, {why skipped: rows})."""
     differ, matched, skipped = 0, 0, {}
+    for row in rows:
+        why = skip_reason(row)
+        if why:
+            skipped[why] = skipped.get(why, 0) + 1
+            continue
+        model = model_row(row)
+        bad = [(k, row[k], str(v)) for k, v in model.items() if k in row and row[k] != str(v)]
+        for col, want, got in bad:
+            print(f"{row['run_key']},{col},{want},{got}")
+        differ += bool(bad)
+        matched += not bad
+    return matched, differ, skipped
+
+
+def summary(matched, differ, skipped, extra=""):
+    return (f"{matched + differ} rows checked: {matched} equal, {differ} differ{extra}; skipped: "
+            + (", ".join(f"{n} ({k})" for k, n in sorted(skipped.items())) or "none"))
+
+
+def check(path):
     with open(path, newline="") as f:
-        for row in csv.DictReader(f):
-            why = skip_reason(row)
-            if why:
-                skipped[why] = skipped.get(why, 0) + 1
-                continue
-            model = model_row(row)
-            bad = [(k, row[k], str(v)) for k, v in model.items() if k in row and row[k] != str(v)]
-            for col, want, got in bad:
-                print(f"{row['run_key']},{col},{want},{got}")
-            differ += bool(bad)
-            matched += not bad
-    print(f"{matched + differ} rows checked: {matched} equal, {differ} differ; skipped: "
-          + (", ".join(f"{n} ({k})" for k, n in sorted(skipped.items())) or "none"),
-          file=sys.stderr)
+        matched, differ, skipped = check_rows(csv.DictReader(f), skip_reason, model_row)
+    print(summary(matched, differ, skipped), file=sys.stderr)
     return 1 if differ else 0
 
 
