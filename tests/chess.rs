@@ -434,6 +434,24 @@ fn malformed_epd_lines_say_how_epd_is_written() {
         bad_fen(&format!("{board} {rest}"), needle);
         bad_fen(&format!("{board} {rest}"), "each ending with `;`");
     }
+    // A control character inside a field is written as its escape, never sent to the
+    // terminal (an ESC would start a colour sequence there).
+    for fen in [
+        "k7/8/8/8/8/8/8/KQ6 w - - 0 1\u{1b}[31m",
+        "k7/8/8/8/8/8/8/KQ6 w\u{7} - - 0 1",
+        "k7/8/8/8/8/8/8/KQ6 w - - 0 1 moves a1a2\u{1b}",
+        "k7/8/8/8/8/8/8/KQ6 w - - hmvc 1\u{1b};",
+    ] {
+        let out = Command::cargo_bin("harness")
+            .unwrap()
+            .args(["perft", "--fen", fen, "--depth", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{fen:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(!err.chars().any(|c| c != '\n' && c.is_control()), "{err:?}");
+        assert!(err.contains("\\u{1b}") || err.contains("\\u{7}"), "{err}");
+    }
     // Material no game reaches: more promoted pieces than missing pawns.
     bad_fen(
         "kqqqqqqq/qqqqqqqq/8/8/8/8/QQQQQQQQ/QQQQQQQK w - - 0 1",
@@ -448,6 +466,13 @@ fn malformed_epd_lines_say_how_epd_is_written() {
         ("bm Qd1+; am Qd1+;", "`bm` and `am` both list the move d6d1"),
         ("bm Qd1+; bm Qd2;", "EPD operation `bm` is given twice"),
         ("bm Qd1+ d6d1;", "lists the move `d6d1` twice"),
+        // A second clock: the last one would silently win (hmvc 100 is a fifty-move draw).
+        ("hmvc 5; hmvc 100;", "EPD operation `hmvc` is given twice"),
+        (
+            "hmvc 5; bm Qd1+; hmvc 5;",
+            "EPD operation `hmvc` is given twice",
+        ),
+        ("fmvn 3; fmvn 4;", "EPD operation `fmvn` is given twice"),
     ] {
         bad_fen(&format!("{board} {rest}"), needle);
     }

@@ -872,12 +872,20 @@ fn parse_tail(t: &str, tokens: &[&str]) -> Result<Tail, String> {
             tail.op_text = Some(op_src.chars().map(printable).collect());
         }
     }
+    let (mut hmvc, mut fmvn) = (false, false);
     for (code, operands) in &tail.ops {
-        match code.as_str() {
-            "hmvc" => tail.halfmove = operands.first().cloned().unwrap_or_default(),
-            "fmvn" => tail.fullmove = operands.first().cloned().unwrap_or_default(),
-            _ => {}
+        let (seen, clock) = match code.as_str() {
+            "hmvc" => (&mut hmvc, &mut tail.halfmove),
+            "fmvn" => (&mut fmvn, &mut tail.fullmove),
+            _ => continue,
+        };
+        // A second clock would either repeat the first or contradict it.
+        if std::mem::replace(seen, true) {
+            return Err(format!(
+                "EPD operation `{code}` is given twice; allowed: one `{code}`"
+            ));
         }
+        *clock = operands.first().cloned().unwrap_or_default();
     }
     Ok(tail)
 }
@@ -1067,6 +1075,12 @@ impl Chess {
     /// Parses `start`, a FEN (optionally followed by `moves ...`) or an EPD line; the
     /// position reached becomes the search root. Errors say which field is wrong and why.
     pub fn parse_position(text: &str) -> Result<Self, String> {
+        // The messages quote the fields and moves as written: a control character there is
+        // escaped (escaping twice changes nothing: an escape holds none).
+        Self::parse_as_written(text).map_err(|e| super::escaped(&e).into_owned())
+    }
+
+    fn parse_as_written(text: &str) -> Result<Self, String> {
         let p = parse_text(text)?;
         let mut g = Chess::from_board(p.board);
         g.ops = p.ops;
@@ -1093,8 +1107,8 @@ impl Chess {
     /// The canonical text of a position: FEN (plus `moves ...` as given), or for an EPD line
     /// its four fields and operations (so `bm`/`am` stay with the run).
     pub fn canonical(text: &str) -> Result<String, String> {
-        let p = parse_text(text)?;
         let g = Chess::parse_position(text)?;
+        let p = parse_text(text)?;
         let fen = g.stack[0].to_string();
         Ok(match p.op_text {
             Some(ops) => {

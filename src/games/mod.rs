@@ -232,27 +232,31 @@ pub fn invisible(c: char) -> bool {
 /// so is an `invisible` character (`\u{a0}`).
 pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     let n = text.chars().count();
-    let visible = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_control() {
-                    c.escape_debug().to_string()
-                } else if invisible(c) {
-                    c.escape_unicode().to_string()
-                } else {
-                    c.to_string()
-                }
-            })
-            .collect()
-    };
     if n <= 80 {
-        if !text.chars().any(|c| c.is_control() || invisible(c)) {
-            return text.into();
-        }
-        return visible(text).into();
+        return escaped(text);
     }
     let head: String = text.chars().take(60).collect();
-    format!("{}... ({n} characters)", visible(&head)).into()
+    format!("{}... ({n} characters)", escaped(&head)).into()
+}
+
+/// `text` whole, with its control and `invisible` characters escaped as `shown` writes them:
+/// for a message that quotes parts of its input (a FEN's fields) which `shown` did not pass.
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() || invisible(c)) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else if invisible(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// `s` as a number written in digits only (Rust's `parse` would also take a sign: `+3`).
