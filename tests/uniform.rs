@@ -559,6 +559,22 @@ fn bad_uniform_input_exits_2_naming_file_line_col_and_key() {
         "9:9",
         &["model", "nested", "distinct"],
     );
+    // In lists, the message names the pair the grid made, not a value kind already listed.
+    rejects(
+        "branching = 3\nheight = 3\nvalues = [\"continuous\", \"distinct\"]\nmodel = [\"incremental\", \"independent\"]",
+        "\"natural\"",
+        "9:9",
+        &[
+            "model = \"incremental\" with values = \"distinct\"",
+            "the lists pair every value kind with every model",
+        ],
+    );
+    rejects(
+        "branching = 3\nheight = 3\nvalues = [\"distinct\", \"integer\"]\nmodel = [\"nested\"]",
+        "\"natural\"",
+        "9:9",
+        &["model = \"nested\" with values = \"integer\""],
+    );
     rejects(
         "branching = 3\nheight = 3\nvalues = \"integer\"\nrange = [5, 1]",
         "\"natural\"",

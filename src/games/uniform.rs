@@ -137,13 +137,13 @@ impl UniformSpec {
             (Values::Distinct, Model::Incremental) => {
                 return Err((
                     "model",
-                    "model = \"incremental\" sums edge values, which can tie: use values = \"continuous\" or \"integer\" with it, or model = \"independent\" with distinct values".to_string(),
+                    "model = \"incremental\" with values = \"distinct\": incremental sums edge values, which can tie; use values = \"continuous\" or \"integer\" with it, or model = \"independent\" with distinct values".to_string(),
                 ))
             }
-            (Values::Continuous | Values::Integer { .. }, Model::Nested) => {
+            (v @ (Values::Continuous | Values::Integer { .. }), Model::Nested) => {
                 return Err((
                     "model",
-                    "model = \"nested\" numbers the leaves itself (distinct values in nested blocks): use it with values = \"distinct\"".to_string(),
+                    format!("model = \"nested\" with values = \"{}\": nested numbers the leaves itself (distinct values in nested blocks); use it with values = \"distinct\"", v.name()),
                 ))
             }
             (Values::Distinct, _) if (b as f64).powi(d as i32) > MAX_DISTINCT_LEAVES => {

@@ -142,7 +142,13 @@ pub fn uniform_setups(path: &Path, src: &str, g: &GameSection) -> Result<Vec<Gam
                             "height" => item_of(key, di),
                             _ => span_of(key),
                         };
-                        at(path, src, span, format!("[game] {msg}"))
+                        // A pair the lists make, not one the file wrote: say so.
+                        let grid = if key == "model" && (value_names.len() > 1 || models.len() > 1) {
+                            " (the lists pair every value kind with every model; run the pairs that work as experiments of their own)"
+                        } else {
+                            ""
+                        };
+                        at(path, src, span, format!("[game] {msg}{grid}"))
                     })?;
                     out.push(GameSetup::Uniform { spec });
                 }
