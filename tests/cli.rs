@@ -3135,6 +3135,14 @@ fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
         ],
     );
     bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\nmax_nodes = 18446744073709551615",
+        &[
+            "exp.toml:12:13: `max_nodes`: number too large",
+            "allowed: a whole number from 1 to 9223372036854775807 (2^63 - 1;",
+        ],
+    );
+    bad(
         "depth = 3",
         "depth = 99999999999999999999",
         &[
@@ -3148,7 +3156,10 @@ fn numbers_too_large_and_lists_for_one_value_name_what_is_allowed() {
             "a positive, finite number of seconds",
         ),
         ("repetitions = [2, 3]", "a whole number from 1 to 100000"),
-        ("max_nodes = [2, 3]", "a whole number from 1"),
+        (
+            "max_nodes = [2, 3]",
+            "a whole number from 1 to 9223372036854775807",
+        ),
     ] {
         bad(
             "ordering = \"natural\"",

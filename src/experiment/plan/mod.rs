@@ -356,7 +356,7 @@ pub const MAX_TREES: i64 = 1_000_000;
 pub const MAX_OPENING_PLIES: u32 = 10_000;
 /// What `max_nodes` allows (it refuses 0).
 pub const MAX_NODES_ALLOWED: &str =
-    "a whole number from 1 (the most positions one search may enter)";
+    "a whole number from 1 to 9223372036854775807 (2^63 - 1; the most positions one search may enter)";
 
 #[cfg(test)]
 mod tests {
