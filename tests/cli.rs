@@ -3683,6 +3683,12 @@ fn exclude_leaves_out_grid_combinations_and_refuses_slips() {
             "\"minimax\"",
             "allowed: a list of tables in braces, e.g. exclude = [{",
         ),
+        // A list in place of a table is not read key by key in order (it would leave out
+        // the minimax runs at depth 2 unasked), and serde's type names stay out of the message.
+        (
+            "[\"minimax\", \"fail-soft\", 2, \"natural\", \"first\", false]",
+            "invalid type: sequence, expected a table in braces; allowed: a list of tables in braces",
+        ),
         // Every random run left out: `repetitions` would repeat nothing, as without them.
         (
             "{ ordering = \"random\" }",

@@ -140,6 +140,10 @@ table_only!(TtSection, A_TABLE);
 table_only!(GameSection, A_TABLE);
 table_only!(SearchSection, A_TABLE);
 table_only!(ReportSection, A_TABLE);
+table_only!(ExcludeEntry, EXCLUDE_ENTRY);
+
+/// What an entry of `[search] exclude` is, in its messages.
+const EXCLUDE_ENTRY: &str = "a table in braces";
 
 /// What a section of the file is, in its messages.
 const A_TABLE: &str = "a table (`key = { ... }` or a [section])";
@@ -589,7 +593,7 @@ pub struct SearchSection {
 /// One entry of `[search] exclude`: values of grid keys, each a value or a list of them. A
 /// run matches the entry when each key it names holds the run's value.
 #[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub struct ExcludeEntry {
     pub algorithm: Option<Spanned<OneOrMany<Named<Algorithm>>>>,
     pub variant: Option<Spanned<OneOrMany<Named<Variant>>>>,
@@ -1519,7 +1523,7 @@ fn type_hint(msg: &str, leaf: Option<&str>) -> String {
     let expected = msg.rsplit(", expected ").next().unwrap_or("");
     match expected {
         "a boolean" => "; allowed: true or false, without quotes".to_string(),
-        "struct ExcludeEntry" => "; allowed: a list of tables in braces, e.g. exclude = [{ algorithm = \"minimax\", ordering = [\"static\", \"random\"] }]".to_string(),
+        EXCLUDE_ENTRY => "; allowed: a list of tables in braces, e.g. exclude = [{ algorithm = \"minimax\", ordering = [\"static\", \"random\"] }]".to_string(),
         "a map" => format!(
             "; allowed: a table in braces, e.g. {}",
             match leaf {
