@@ -383,6 +383,9 @@ fn a_shard_folder_holding_another_shards_run_differs() {
     refused("manifest.json: names shard `4/3`, which is no shard harness writes");
     std::fs::write(bare.join("manifest.json"), "{").unwrap();
     refused("manifest.json: not a harness manifest (EOF while parsing an object at line 1 column 1); allowed: the manifest.json `harness run` wrote there, unedited: restore it");
+    // A list is no manifest (serde would read it field by field, naming its struct).
+    std::fs::write(bare.join("manifest.json"), "[]").unwrap();
+    refused("manifest.json: not a harness manifest (the file holds no JSON object `{ ... }`)");
     // A shard of no run (one run in three shards), holding the run of the shard that has it.
     let one = "name = \"one\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\"]\n\
                [search]\nalgorithm = \"alphabeta\"\ndepth = 1\n";

@@ -149,7 +149,14 @@ impl Manifest {
         }
         let text = crate::experiment::config::read_text(&path)
             .map_err(|e| Error::input(format!("{}: cannot read: {e}", path.display())))?;
-        serde_json::from_str(&text)
+        // serde would read a list field by field, and name its struct where the file holds
+        // no object: a manifest is one JSON object.
+        let parsed = if text.trim_start().starts_with('{') {
+            serde_json::from_str(&text).map_err(|e| e.to_string())
+        } else {
+            Err("the file holds no JSON object `{ ... }`".to_string())
+        };
+        parsed
             .map(Some)
             .map_err(|e| {
                 Error::input(format!(
