@@ -3417,6 +3417,11 @@ fn a_title_for_a_chart_not_drawn_is_refused() {
             "[report] titles: `time` titles a chart this layout does not draw; allowed: a chart it asks for (nodes), or add `time` to `charts`",
         ],
     );
+    bad(
+        "ordering = \"natural\"",
+        "ordering = \"natural\"\n[report]\ncharts = []\ntitles = { nodes = \"N\" }",
+        &["allowed: a chart it asks for (none: `charts = []`), or add `nodes` to `charts`"],
+    );
 }
 
 /// A folder path as long as `len` bytes, of components no file system refuses (at most 200

@@ -667,7 +667,11 @@ pub fn resolve_layout(
                     "[report] titles: `{}` titles a chart this layout does not draw{}; allowed: a chart it asks for ({}), or add `{}` to `charts`",
                     kind.name(),
                     if charts_given { "" } else { " by default" },
-                    drawn.join(", "),
+                    if drawn.is_empty() {
+                        "none: `charts = []`".to_string()
+                    } else {
+                        drawn.join(", ")
+                    },
                     kind.name()
                 ),
             ));
