@@ -115,6 +115,13 @@ impl Ordering {
         if text.trim().is_empty() {
             return Err(format!("an empty ordering; allowed: {ORDERING_HELP}"));
         }
+        // `+` joins terms, so a signed probability would split its term in two.
+        if text.contains(":+") {
+            return Err(format!(
+                "ordering `{}`: a `+` right after `:`; a probability is written without a sign (`+` joins terms), e.g. strong:0.7:0.9",
+                text.trim()
+            ));
+        }
         for part in text.split('+') {
             let p = part.trim();
             if p.is_empty() {
@@ -386,6 +393,11 @@ mod tests {
         );
         assert_eq!(c.to_string(), "tt+killer+history+static");
         assert!(Ordering::parse("explicit:").is_err());
+        // A signed probability: the message says why, not that `strong:` alone is malformed.
+        for text in ["strong:+0.5:1", "strong:0.5:+1", "static+strong:+1:1"] {
+            let e = Ordering::parse(text).unwrap_err();
+            assert!(e.contains("a probability is written without a sign"), "{e}");
+        }
     }
 
     #[test]
