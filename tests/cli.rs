@@ -1388,7 +1388,8 @@ fn a_control_character_in_the_description_is_refused() {
         "name = \"t\"",
         "description = \"bell \\u0007 here\"\nname = \"t\"",
         &[
-            "exp.toml:1:1:",
+            // At the text, not the key.
+            "exp.toml:1:15:",
             "description",
             "U+0007",
             "allowed: printable text, tabs and line breaks",
@@ -1397,7 +1398,7 @@ fn a_control_character_in_the_description_is_refused() {
     bad(
         "name = \"t\"",
         "description = \"abc \\u202E fed\"\nname = \"t\"",
-        &["exp.toml:1:1:", "U+202E"],
+        &["exp.toml:1:15:", "U+202E"],
     );
     // Tabs and line breaks are text.
     let tmp = good_run(&GOOD.replacen(
@@ -1791,6 +1792,18 @@ fn report_texts_with_control_characters_are_refused() {
         "ordering = \"natural\"\n[report.labels]\nnatural = \"a\\u0001b\"",
         &["exp.toml:13:11: [report] labels", "U+0001"],
     );
+    // Characters that steer the line instead of printing: a line separator, a
+    // right-to-left override (which would draw the rest of the title backwards).
+    for (c, code) in [("\\u2028", "U+2028"), ("\\u202E", "U+202E")] {
+        bad(
+            "ordering = \"natural\"",
+            &format!("ordering = \"natural\"\n[report]\ntitle = \"ab{c}c\""),
+            &[
+                "exp.toml:13:9: [report] title",
+                &format!("holds the line-steering character {code}, which a chart cannot show"),
+            ],
+        );
+    }
     // One entry of an inline table: placed at that entry's value.
     bad(
         "ordering = \"natural\"",

@@ -762,14 +762,22 @@ fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
             };
             return Err(config::at(path, src, at..at, msg));
         }
-        if let Some(c) = text.chars().find(|c| c.is_control()) {
+        // A control character, and the format characters that steer a line rather than
+        // print: line and paragraph separators, and bidirectional embeddings, overrides and
+        // isolates (U+202E would draw the rest of a title backwards).
+        let steering = |c: char| {
+            c.is_control()
+                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        };
+        if let Some(c) = text.chars().find(|&c| steering(c)) {
             let at = at();
             return Err(config::at(
                 path,
                 src,
                 at..at,
                 format!(
-                    "[report] {key}: {text:?} holds the control character U+{:04X}, which a chart cannot show; allowed: printable text",
+                    "[report] {key}: {text:?} holds the {} U+{:04X}, which a chart cannot show; allowed: printable text",
+                    if c.is_control() { "control character" } else { "line-steering character" },
                     c as u32
                 ),
             ));

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use super::config::{at, at_key, ExperimentFile};
+use super::config::{at, ExperimentFile};
 use crate::error::{Error, Result};
 use crate::search::solver::Techniques;
 use crate::search::{Algorithm, Ordering, Quiescence, TieBreak, TtSpec, Variant};
@@ -266,10 +266,14 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
         (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
             || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
     }) {
-        return Err(at_key(
+        // At the text, where the reader must look (else the key).
+        let pos = super::config::locate_value(src, &["description"])
+            .or_else(|| super::config::locate(src, &["description"]))
+            .unwrap_or(0);
+        return Err(at(
             path,
             src,
-            &["description"],
+            pos..pos,
             format!(
                 "description: holds the control character U+{:04X}, which report.md cannot show; allowed: printable text, tabs and line breaks",
                 c as u32
