@@ -1449,6 +1449,33 @@ fn bm_hit_column_stays_when_no_search_chose_a_move() {
     }
 }
 
+/// The runs without a table find best moves too: in a table-size chart their reference row
+/// in report.md has the columns of the series' rows (runs counted, runs, the interval), not
+/// min and max shifted into them.
+#[test]
+fn bm_hit_reference_row_without_a_table_has_the_share_columns() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"bmt\"\n[game]\nkind = \"chess\"\npositions = ['4k3/8/8/8/8/8/8/4K2R w K - bm Rh8+;', '4k3/8/8/8/8/8/8/R3K3 w Q - bm Ra8+;']\n[search]\nalgorithm = \"alphabeta\"\ndepth = 2\n[search.tt]\nenabled = [false, true]\nentries = [256, 4096]\n[report]\nx = \"tt_entries\"\ncharts = [\"bm-hit\"]\n",
+    );
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let rows: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && l.contains("| 256 |") || l.contains("(reference)"))
+        .collect();
+    assert_eq!(rows.len(), 2, "{md}");
+    // `| series | x | % | counted | runs | interval |`: the same cells after the label and x.
+    let tail = |l: &str| l.split(" | ").skip(2).collect::<Vec<_>>().join(" | ");
+    assert!(
+        rows[1].starts_with("| no table (reference) | any size | "),
+        "{md}"
+    );
+    assert_eq!(tail(rows[0]), tail(rows[1]), "{md}");
+    // Two positions, each searched once without a table: 2 runs counted of 2.
+    let cells: Vec<String> = tail(rows[1]).split(" | ").map(str::to_string).collect();
+    assert_eq!((cells[1].as_str(), cells[2].as_str()), ("2", "2"), "{md}");
+    assert!(cells[3].contains('–'), "{md}");
+}
+
 /// A bm-hit chart asked for where no position has a best-move annotation is left out, and
 /// report.md says why.
 #[test]

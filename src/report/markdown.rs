@@ -309,9 +309,13 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
         };
         for p in &s.points {
             let (_, y, lo, hi) = table_numbers(c, p);
-            // A theory line is one value; the reference, a group of runs, has their spread.
+            // A theory line is one value; the reference, a group of runs, has their spread
+            // (a share: the runs it counts and the runs, as the series' rows).
             let spread = if what == "reference" {
-                format!(" {lo} | {hi} |")
+                match p.counted {
+                    Some((n, runs)) => format!(" {n} | {runs} |"),
+                    None => format!(" {lo} | {hi} |"),
+                }
             } else {
                 " | |".to_string()
             };

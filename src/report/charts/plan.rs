@@ -942,8 +942,13 @@ fn chart_for(
                         y,
                         lo,
                         hi,
-                        budget: g.budget > 0,
-                        counted: None,
+                        // As the series' points below: a share (bm-hit: the runs without a
+                        // table find best moves too) counts its finished searches.
+                        budget: g.budget > 0 && kind.share_column().is_none(),
+                        counted: kind
+                            .share_column()
+                            .and_then(|c| g.stat(s, c))
+                            .map(|st| (st.n, g.rows.len())),
                         runs: g.rows.len(),
                     }],
                     breaks: vec![],
