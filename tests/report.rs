@@ -2759,3 +2759,21 @@ fn an_ebf_group_with_no_node_below_its_root_is_named() {
         "{md}"
     );
 }
+
+/// The fitted b weighs each position as the group's means do, once per run: a position
+/// searched twice to one depth (`depth = [6, "full"]` where 6 plies are left) counts twice in
+/// both, so minimax's nodes still equal the fitted full tree (the fit once counted it once:
+/// nodes / full 0.675).
+#[test]
+fn a_position_searched_twice_to_one_depth_counts_twice_in_the_fit_too() {
+    let (_tmp, out) = common::harness_run_text(
+        "name = \"dup\"\n[game]\nkind = \"tictactoe\"\npositions = [\"start\", \"x.o.x....\"]\n[search]\nalgorithm = \"minimax\"\ndepth = [6, \"full\"]\n",
+    );
+    let summary = csv_maps(&out, "summary.csv");
+    let at6 = summary.iter().find(|r| r["depth"] == "6").unwrap();
+    // start to depth 6 (73,450 nodes) and x.o.x.... to its end, 6 plies, twice (933 each).
+    assert_eq!(at6["runs"], "3");
+    assert_eq!(at6["nodes_mean"], "25105.333333");
+    let ratio: f64 = at6["theory_nodes_over_full"].parse().unwrap();
+    assert!((ratio - 1.0).abs() < 1e-9, "{ratio}");
+}

@@ -47,7 +47,8 @@ pub struct Theory {
     pub full_nodes: f64,
     pub minimal_nodes: f64,
     pub pearl_r: f64,
-    /// The b of each position's own tree, in the order of their (tree, position) keys: a real game's
+    /// The b of each run's position's own tree, in the order of their (tree, position) keys
+    /// (a position once per run of the group, as the statistics count it): a real game's
     /// fitted to that position's minimax/negamax node count (`branching` fits their mean);
     /// uniform trees' `branching` once. The ebf chart's theory lines are the chart's point
     /// statistic over these trees, as its points are over the runs.
@@ -319,10 +320,13 @@ fn group_theory(
         )
     } else {
         let pos = t.col("position_id")?;
-        let positions: BTreeSet<(Vec<String>, String)> = rows
+        // One per run, as the group's means are over its runs: a position searched twice to
+        // one depth (`depth = [6, "full"]` where 6 plies are left) counts twice in both.
+        let mut positions: Vec<(Vec<String>, String)> = rows
             .iter()
             .map(|&r| (tree_key(t, r), t.rows[r][pos].clone()))
             .collect();
+        positions.sort();
         let nodes = positions
             .iter()
             .map(|p| full_width.get(p).copied())
