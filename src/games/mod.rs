@@ -226,6 +226,12 @@ pub fn invisible(c: char) -> bool {
         )
 }
 
+/// A bidirectional embedding, override or isolate: it reorders the text around it (U+202E
+/// draws what follows backwards) without printing.
+pub fn bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// `text` as a message quotes it: whole up to 80 characters, else its first 60 and how long it
 /// is, so that a malformed line of megabytes gives a message of one line; a control character
 /// (a NUL, a tab) is written as its escape (`\0`, `\t`), which a terminal would not show;

@@ -766,8 +766,7 @@ fn check_texts(r: &ReportSection, path: &Path, src: &str) -> Result<()> {
         // print: line and paragraph separators, and bidirectional embeddings, overrides and
         // isolates (U+202E would draw the rest of a title backwards).
         let steering = |c: char| {
-            c.is_control()
-                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || crate::games::bidi_control(c)
         };
         if let Some(c) = text.chars().find(|&c| steering(c)) {
             let at = at();

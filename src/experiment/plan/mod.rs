@@ -263,8 +263,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
     // end) would reach the reader as an invisible or garbling byte, and a bidirectional
     // override or isolate would reorder the text around it.
     if let Some(c) = file.description.chars().find(|&c| {
-        (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
-            || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || crate::games::bidi_control(c)
     }) {
         // At the text, where the reader must look (else the key).
         let pos = super::config::locate_value(src, &["description"])

@@ -909,6 +909,14 @@ fn chart_for(
         })
         .map(named)
         .collect();
+    // A share is of the finished searches only (a budget-stopped one has no value or move),
+    // not a lower bound: no budget mark; the runs it counts go with it.
+    let budget = |g: &Group| g.budget > 0 && kind.share_column().is_none();
+    let counted = |g: &Group| {
+        kind.share_column()
+            .and_then(|c| g.stat(s, c))
+            .map(|st| (st.n, g.rows.len()))
+    };
     // x values of left-out groups, by series label: their lines break there.
     let mut breaks: Vec<(String, f64)> = Vec::new();
     for g in groups {
@@ -942,13 +950,10 @@ fn chart_for(
                         y,
                         lo,
                         hi,
-                        // As the series' points below: a share (bm-hit: the runs without a
-                        // table find best moves too) counts its finished searches.
-                        budget: g.budget > 0 && kind.share_column().is_none(),
-                        counted: kind
-                            .share_column()
-                            .and_then(|c| g.stat(s, c))
-                            .map(|st| (st.n, g.rows.len())),
+                        // As the series' points below (bm-hit: the runs without a table find
+                        // best moves too).
+                        budget: budget(g),
+                        counted: counted(g),
                         runs: g.rows.len(),
                     }],
                     breaks: vec![],
@@ -965,13 +970,8 @@ fn chart_for(
             y,
             lo,
             hi,
-            // A share is of the finished searches only (a budget-stopped one has no value or
-            // move), not a lower bound: no budget mark; the runs it counts go with it.
-            budget: g.budget > 0 && kind.share_column().is_none(),
-            counted: kind
-                .share_column()
-                .and_then(|c| g.stat(s, c))
-                .map(|st| (st.n, g.rows.len())),
+            budget: budget(g),
+            counted: counted(g),
             runs: g.rows.len(),
         };
         match series.iter_mut().find(|q| q.label == label) {
