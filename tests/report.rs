@@ -2635,6 +2635,55 @@ fn strokes(svg: &str, colour: &str, below: f64) -> Vec<Vec<(f64, f64)>> {
         .collect()
 }
 
+/// `depth = [2, 4, 6, "full"]` from three tic-tac-toe positions with 9, 7 and 6 plies left: a
+/// full search stands at its position's plies left, so depth 6 holds all three positions and 7
+/// and 9 one each. Those points are not joined (a line 6 → 7 → 9 drew a trend across other
+/// positions); from the empty board alone every depth is the one position, and they are.
+#[test]
+fn numbers_and_full_in_one_depth_list_join_only_the_same_positions() {
+    let exp = |positions: &str| {
+        format!(
+            "name = \"mixed\"\n[game]\nkind = \"tictactoe\"\npositions = [{positions}]\n\
+             [search]\nalgorithm = \"alphabeta\"\ndepth = [2, 4, 6, \"full\"]\n\
+             [report]\ncharts = [\"nodes\"]\n"
+        )
+    };
+    let thick = |svg: &str| {
+        svg.matches("stroke=\"#0072B2\" stroke-width=\"3\" points=")
+            .count()
+    };
+    let (_tmp, out, _) = run_text(&exp("\"start\", \"4,0\", \"x.o.x....\""));
+    let svg = fs::read_to_string(out.join("charts/nodes.svg")).unwrap();
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    let rows = table_rows(&md, "| series (none varies: all runs) | depth | nodes mean");
+    let runs: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|r| r[1] == "all runs")
+        .map(|r| (r[2], r[r.len() - 2]))
+        .collect();
+    // Depth 6: the three positions searched 6 plies, and "x.o.x...." searched to its end.
+    assert_eq!(
+        runs,
+        [("2", "3"), ("4", "3"), ("6", "4"), ("7", "1"), ("9", "1")],
+        "{md}"
+    );
+    assert_eq!(thick(&svg), 0, "points joined across positions: {svg}");
+    assert!(
+        svg.contains("search depth (plies; depth = full: plies left at most)"),
+        "{svg}"
+    );
+    assert!(
+        md.contains("a full search stands at its position's plies left"),
+        "{md}"
+    );
+    let (_tmp, out, _) = run_text(&exp("\"start\""));
+    let svg = fs::read_to_string(out.join("charts/nodes.svg")).unwrap();
+    // One line through depths 2, 4, 6 and 9, beside the legend's swatch.
+    let line = strokes(&svg, "#0072B2", 700.0);
+    assert_eq!(line.len(), 1, "{svg}");
+    assert_eq!(line[0].len(), 4, "{line:?}");
+}
+
 /// Tic-tac-toe to the end from positions with 6 to 9 plies left, each depth other positions:
 /// on a category axis, as on a numeric one, the theory lines stand flat at each x and are not
 /// joined from one x to the next (a trend over positions that are not deeper searches); the

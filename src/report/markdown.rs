@@ -189,13 +189,20 @@ fn chart_points_text(m: &mut String, i: &Inputs, budget: usize) {
         } else {
             ""
         },
-        if i.charts.iter().any(|c| c.categories.is_none() && !c.lines && !c.bars) {
-            " With `depth = \"full\"` on a real game, each depth is other positions (those with that \
-             many plies left at most), not a deeper search of the same ones: in charts over depth \
-             their points and theory are not joined by lines, and the number of positions can differ \
-             from one x to the next."
-        } else {
-            ""
+        match i.charts.iter().any(|c| c.categories.is_none() && !c.lines && !c.bars) {
+            false => "",
+            true if i.layout.mixed_depth => {
+                " With `depth = \"full\"` among numbers on a real game, a full search stands at its \
+                 position's plies left at most, so one depth can hold other positions than the next \
+                 (all positions at a number, only those with that many plies left above it): in \
+                 charts over depth where it does, the points and theory are not joined by lines."
+            }
+            true => {
+                " With `depth = \"full\"` on a real game, each depth is other positions (those with \
+                 that many plies left at most), not a deeper search of the same ones: in charts over \
+                 depth their points and theory are not joined by lines, and the number of positions \
+                 can differ from one x to the next."
+            }
         }
     );
     if budget > 0 {

@@ -692,6 +692,7 @@ pub fn resolve_layout(
         labels: r.labels.clone().unwrap_or_default(),
         order: BTreeMap::new(),
         full_depth: false,
+        mixed_depth: false,
         title: r.title.clone(),
         titles: r.titles.clone().unwrap_or_default(),
         theory: r
@@ -1059,11 +1060,13 @@ fn layout_for(
     }
     // `depth = "full"` (the run key says so): depth is the plies left to the end of each
     // position, not a search parameter.
-    layout.full_depth = t.col("run_key").is_some_and(|k| {
-        t.rows
-            .iter()
-            .all(|r| r[k].split(';').any(|part| part == "depth=full"))
-    });
+    let full = |r: &Vec<String>, k: usize| r[k].split(';').any(|part| part == "depth=full");
+    layout.full_depth = t
+        .col("run_key")
+        .is_some_and(|k| t.rows.iter().all(|r| full(r, k)));
+    layout.mixed_depth = !layout.full_depth
+        && t.col("run_key")
+            .is_some_and(|k| t.rows.iter().any(|r| full(r, k)));
     // One game and no title of the experiment's own: the game names the charts.
     if layout.title.is_none() {
         if let Some(g) = t.col("game") {

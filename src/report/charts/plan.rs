@@ -31,6 +31,9 @@ pub struct Layout {
     /// Every run searched to the end of the game (`depth = "full"`): the depth column is the
     /// plies left from each position.
     pub full_depth: bool,
+    /// Some runs searched to the end of the game and others to a number of plies (`depth =
+    /// [2, 4, 6, "full"]`): a full search's depth is its position's plies left.
+    pub mixed_depth: bool,
     pub title: Option<String>,
     pub titles: BTreeMap<ChartKind, String>,
     pub theory: Vec<TheoryKind>,
@@ -307,10 +310,14 @@ pub(super) fn cmp_natural(a: &str, b: &str) -> std::cmp::Ordering {
 
 /// Units of the x axis title for the columns harness writes. `full_depth`: the depth column
 /// holds the most plies each position can have left (its empty cells, its sticks; a uniform
-/// tree's height), which a game may end before.
-fn x_title(col: &str, log_x: bool, full_depth: bool) -> String {
+/// tree's height), which a game may end before; `mixed_depth`: it does for some runs.
+fn x_title(col: &str, log_x: bool, full_depth: bool, mixed_depth: bool) -> String {
     if col == "depth" && full_depth {
         return "plies left at most (depth = full)".into();
+    }
+    if col == "depth" && mixed_depth {
+        let scale = if log_x { ", log scale" } else { "" };
+        return format!("search depth (plies{scale}; depth = full: plies left at most)");
     }
     let unit = match col {
         "depth" => Some("plies"),
@@ -1042,8 +1049,24 @@ fn chart_for(
         && xs.iter().all(|v| numeric(v).unwrap_or(0.0) > 0.0);
     // Points over depth = full are joined on uniform trees only (a chart of a real game's
     // positions, or of a real game beside uniform trees, is not), and so are theory lines.
+    // With numbers and "full" in one depth list, a full search lands at its position's plies
+    // left: where that gives one series other positions at one depth than at another (6: all
+    // three positions; 7: only the one with 7 plies left), its points are not joined either.
+    let other_positions = || {
+        let mut seen: Vec<(String, &[String])> = Vec::new();
+        groups.iter().filter(|g| !no_table(g)).any(|g| {
+            let label = series_label(g);
+            match seen.iter().find(|(l, _)| *l == label) {
+                Some((_, ids)) => *ids != g.position_ids.as_slice(),
+                None => {
+                    seen.push((label, g.position_ids.as_slice()));
+                    false
+                }
+            }
+        })
+    };
     let apart = x == "depth"
-        && layout.full_depth
+        && (layout.full_depth || (layout.mixed_depth && other_positions()))
         && groups
             .iter()
             .any(|g| g.param(s, "game").is_some_and(|v| v != "uniform"));
@@ -1059,7 +1082,7 @@ fn chart_for(
         stem,
         title,
         facet: facet.to_string(),
-        x_title: x_title(x, log_x, layout.full_depth),
+        x_title: x_title(x, log_x, layout.full_depth, layout.mixed_depth),
         y_title,
         series,
         theory,
