@@ -473,6 +473,19 @@ fn malformed_epd_lines_say_how_epd_is_written() {
             "EPD operation `hmvc` is given twice",
         ),
         ("fmvn 3; fmvn 4;", "EPD operation `fmvn` is given twice"),
+        // A clock of no number, or of two (the second was dropped unread).
+        (
+            "hmvc;",
+            "EPD operation `hmvc` has no operand; allowed: one whole number from 0 to 100",
+        ),
+        (
+            "hmvc 5 6;",
+            "EPD operation `hmvc` has 2 operands; allowed: one whole number from 0 to 100",
+        ),
+        (
+            "fmvn 7 8 9;",
+            "EPD operation `fmvn` has 3 operands; allowed: one whole number from 1 to 65535",
+        ),
     ] {
         bad_fen(&format!("{board} {rest}"), needle);
     }

@@ -885,7 +885,24 @@ fn parse_tail(t: &str, tokens: &[&str]) -> Result<Tail, String> {
                 "EPD operation `{code}` is given twice; allowed: one `{code}`"
             ));
         }
-        *clock = operands.first().cloned().unwrap_or_default();
+        // One number: `hmvc;` gives none, and in `hmvc 5 6;` the 6 would be dropped unread.
+        match operands.as_slice() {
+            [n] => *clock = n.clone(),
+            _ => {
+                let allowed = if code == "hmvc" {
+                    "one whole number from 0 to 100, as in `hmvc 0;`"
+                } else {
+                    "one whole number from 1 to 65535, as in `fmvn 1;`"
+                };
+                let given = match operands.len() {
+                    0 => "no operand".to_string(),
+                    n => format!("{n} operands"),
+                };
+                return Err(format!(
+                    "EPD operation `{code}` has {given}; allowed: {allowed}"
+                ));
+            }
+        }
     }
     Ok(tail)
 }
