@@ -1898,7 +1898,7 @@ fn plot_refuses_a_manifest_time_harness_did_not_write() {
 #[test]
 fn a_table_size_x_stays_a_log_axis_with_runs_without_a_table() {
     let (_tmp, out_dir, _) = run_text(
-        "name = \"sz\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n[search.tt]\nenabled = [false, true]\nentries = [16, 256, 65536]\n[report]\nx = \"tt_entries\"\n",
+        "name = \"sz\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 4\n[search.tt]\nenabled = [false, true]\nentries = [16, 256, 65536]\n[report]\nx = \"tt_entries\"\ncharts = [\"nodes\", \"ebf\", \"nodes-vs-table\"]\n",
     );
     for chart in ["nodes", "ebf", "nodes-vs-table"] {
         let svg = fs::read_to_string(out_dir.join(format!("charts/{chart}.svg"))).unwrap();
@@ -2633,6 +2633,36 @@ fn strokes(svg: &str, colour: &str, below: f64) -> Vec<Vec<(f64, f64)>> {
         })
         .filter(|p| p.iter().all(|&(_, y)| y < below))
         .collect()
+}
+
+/// With the table size on x, the default charts draw the nodes chart once: nodes-vs-table
+/// would be the same chart under another title. Named in `charts`, both are drawn.
+#[test]
+fn a_table_size_on_x_draws_the_nodes_chart_once_by_default() {
+    let exp = |charts: &str| {
+        format!(
+            "name = \"size\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\n\
+             depth = \"full\"\n[search.tt]\nenabled = [false, true]\nentries = [16, 256]\n\
+             [report]\nx = \"tt_entries\"\n{charts}"
+        )
+    };
+    let pngs = |out: &Path| {
+        let mut names: Vec<String> = fs::read_dir(out.join("charts"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".png"))
+            .collect();
+        names.sort();
+        names
+    };
+    let (_tmp, out, _) = run_text(&exp(""));
+    assert_eq!(pngs(&out), ["ebf.png", "nodes.png"]);
+    let svg = fs::read_to_string(out.join("charts/nodes.svg")).unwrap();
+    assert!(svg.contains("no table"), "{svg}");
+    let md = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(!md.contains("Not drawn"), "{md}");
+    let (_tmp, out, _) = run_text(&exp("charts = [\"nodes\", \"nodes-vs-table\"]\n"));
+    assert_eq!(pngs(&out), ["nodes-vs-table.png", "nodes.png"]);
 }
 
 /// `depth = [2, 4, 6, "full"]` from three tic-tac-toe positions with 9, 7 and 6 plies left: a

@@ -612,6 +612,17 @@ fn chartable(
                     "the charts' facet is `{c}`, the table size this chart puts on x, so each chart would hold one size; allowed: a `facet` without it"
                 ));
             }
+            // By default, over the size the nodes chart already has on x, it would be that
+            // chart again under another title (asked for by name, it is drawn).
+            Some(c)
+                if c == layout.x
+                    && !layout.charts_given
+                    && layout.charts.contains(&ChartKind::Nodes) =>
+            {
+                return Err(format!(
+                    "x is `{c}`, so the nodes chart is this chart; allowed: name it in `charts` to draw both"
+                ));
+            }
             Some(c) => c.to_string(),
             None => {
                 // A size column the charts pool over is gone from what they draw.
