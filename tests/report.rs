@@ -1893,6 +1893,46 @@ fn plot_refuses_a_manifest_time_harness_did_not_write() {
     }
 }
 
+/// report.md takes its environment from manifest.json and its description from the folder's
+/// experiment.toml, neither written by `harness plot`: a control character in the one is
+/// written as its escape (a terminal showing report.md would act on ESC or CR), and the other
+/// is refused as `harness run` refuses it, at the text.
+#[test]
+fn plot_keeps_control_characters_from_the_manifest_and_description_out_of_report_md() {
+    let (_tmp, out_dir, _) = run_text(
+        "name = \"t\"\ndescription = \"plain\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = 1\n",
+    );
+    let mf = out_dir.join("manifest.json");
+    let mut v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&mf).unwrap()).unwrap();
+    v["cpu"] = "AMD\u{1b}[31m EPYC\r\u{7}\u{202e}".into();
+    v["command_line"] = serde_json::json!(["harness", "run", "x\u{1b}y.toml"]);
+    fs::write(&mf, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    harness().arg("plot").arg(&out_dir).assert().success();
+    let md = fs::read_to_string(out_dir.join("report.md")).unwrap();
+    assert!(
+        !md.chars()
+            .any(|c| (c.is_control() && c != '\n') || c == '\u{202e}'),
+        "{md:?}"
+    );
+    assert!(
+        md.contains("| CPU | AMD\\u{1b}[31m EPYC\\r\\u{7}\\u{202e} |"),
+        "{md}"
+    );
+    assert!(md.contains("`harness run x\\u{1b}y.toml`"), "{md}");
+    let exp = out_dir.join("experiment.toml");
+    let text = fs::read_to_string(&exp).unwrap();
+    fs::write(&exp, text.replace("\"plain\"", "\"pl\\u001bain\"")).unwrap();
+    let before = fs::read(out_dir.join("report.md")).unwrap();
+    let out = harness().arg("plot").arg(&out_dir).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        err.contains("experiment.toml:2:")
+            && err.contains("description: holds the control character U+001B"),
+        "{err}"
+    );
+    assert_eq!(fs::read(out_dir.join("report.md")).unwrap(), before);
+}
+
 /// A table-size column as x is a log axis in every chart, also when some runs have no table:
 /// those become the dashed "no table" line, as in nodes-vs-table, not a category `none`.
 #[test]

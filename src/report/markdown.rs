@@ -24,8 +24,22 @@ pub struct Inputs<'a> {
     pub manifest: Option<&'a Manifest>,
 }
 
+/// `s` as a table cell: `|` escaped, a line end as a space, and any other control character
+/// or bidirectional control written as its escape (`\u{1b}`, `\r`, `\u{202e}`), so that no
+/// text report.md takes from manifest.json or a command line (which harness does not check:
+/// the run wrote them) reaches a reader's terminal as a byte it would act on.
 fn cell(s: &str) -> String {
-    s.replace('|', "\\|").replace('\n', " ")
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '|' => out.push_str("\\|"),
+            '\n' => out.push(' '),
+            c if c.is_control() => out.extend(c.escape_debug()),
+            c if crate::games::bidi_control(c) => out.extend(c.escape_unicode()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Column names as inline code joined by commas, or "none" (an empty code span would show

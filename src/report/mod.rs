@@ -829,6 +829,8 @@ pub fn build(dir: &Path) -> Result<Built> {
     let exp_path = dir.join(EXPERIMENT_COPY);
     let (exp, src) = if exp_path.exists() {
         let (f, s) = config::load(&exp_path)?;
+        // The copy's description goes into report.md as `harness run` took it.
+        crate::experiment::plan::check_description(&exp_path, &s, &f.description)?;
         (Some(f), s)
     } else {
         (None, String::new())

@@ -259,26 +259,7 @@ pub fn build(path: &Path, src: &str, file: &ExperimentFile) -> Result<Plan> {
             ),
         ));
     }
-    // report.md shows the description as it is: a control character (but a tab or a line
-    // end) would reach the reader as an invisible or garbling byte, and a bidirectional
-    // override or isolate would reorder the text around it.
-    if let Some(c) = file.description.chars().find(|&c| {
-        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || crate::games::bidi_control(c)
-    }) {
-        // At the text, where the reader must look (else the key).
-        let pos = super::config::locate_value(src, &["description"])
-            .or_else(|| super::config::locate(src, &["description"]))
-            .unwrap_or(0);
-        return Err(at(
-            path,
-            src,
-            pos..pos,
-            format!(
-                "description: holds the control character U+{:04X}, which report.md cannot show; allowed: printable text, tabs and line breaks",
-                c as u32
-            ),
-        ));
-    }
+    check_description(path, src, &file.description)?;
     let (kinds, setups) = setup::game_setups(path, src, &file.game)?;
     let grid = grid::SearchGrid::new(path, src, file, &kinds)?;
     let per_position = grid.runs_per_position(&setups);
@@ -360,6 +341,31 @@ pub const MAX_OPENING_PLIES: u32 = 10_000;
 /// What `max_nodes` allows (it refuses 0).
 pub const MAX_NODES_ALLOWED: &str =
     "a whole number from 1 to 9223372036854775807 (2^63 - 1; the most positions one search may enter)";
+
+/// report.md shows the description as it is: a control character (but a tab or a line end)
+/// would reach the reader as an invisible or garbling byte, and a bidirectional override or
+/// isolate would reorder the text around it. Checked by `harness run` and again by `harness
+/// plot`, which reads the results folder's copy of the file.
+pub fn check_description(path: &Path, src: &str, description: &str) -> Result<()> {
+    if let Some(c) = description.chars().find(|&c| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r')) || crate::games::bidi_control(c)
+    }) {
+        // At the text, where the reader must look (else the key).
+        let pos = super::config::locate_value(src, &["description"])
+            .or_else(|| super::config::locate(src, &["description"]))
+            .unwrap_or(0);
+        return Err(at(
+            path,
+            src,
+            pos..pos,
+            format!(
+                "description: holds the control character U+{:04X}, which report.md cannot show; allowed: printable text, tabs and line breaks",
+                c as u32
+            ),
+        ));
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {
