@@ -1933,6 +1933,52 @@ fn plot_keeps_control_characters_from_the_manifest_and_description_out_of_report
     assert_eq!(fs::read(out_dir.join("report.md")).unwrap(), before);
 }
 
+/// The folder's experiment.toml is report.md's configuration of runs.csv's runs: edited in
+/// `[report]`, `description` or comments it plots; edited in what was searched (the seed, a
+/// depth) it is refused, since the report would show another experiment's settings over these
+/// runs. A manifest without the search hash (of an older build) is not checked.
+#[test]
+fn plot_refuses_an_experiment_toml_whose_search_settings_changed_after_the_runs() {
+    let (_tmp, out_dir, _) = run_text(
+        "name = \"t\"\nseed = 7\ndescription = \"a\"\n[game]\nkind = \"tictactoe\"\n[search]\nalgorithm = \"alphabeta\"\ndepth = [1, 2]\n",
+    );
+    let exp = out_dir.join("experiment.toml");
+    let original = fs::read_to_string(&exp).unwrap();
+    let plot = || harness().arg("plot").arg(&out_dir).assert();
+    // Comments, spacing, the description and [report]: the same search.
+    fs::write(
+        &exp,
+        original
+            .replace("description = \"a\"", "# note\ndescription = \"b\"")
+            .replace("depth = [1, 2]", "depth = [ 1, 2 ]  # two")
+            + "[report]\ntitle = \"T\"\n",
+    )
+    .unwrap();
+    plot().success();
+    for (from, to, expect) in [
+        ("seed = 7", "seed = 8", "its seed is 8, the runs' 7"),
+        (
+            "depth = [1, 2]",
+            "depth = [1, 3]",
+            "are not those runs.csv's runs were searched with",
+        ),
+    ] {
+        fs::write(&exp, original.replace(from, to)).unwrap();
+        let out = plot().code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(
+            err.contains("experiment.toml: its settings outside `[report]` and `description`")
+                && err.contains(expect),
+            "{err}"
+        );
+    }
+    let mf = out_dir.join("manifest.json");
+    let mut v: serde_json::Value = serde_json::from_str(&fs::read_to_string(&mf).unwrap()).unwrap();
+    v.as_object_mut().unwrap().remove("search_hash").unwrap();
+    fs::write(&mf, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    plot().success();
+}
+
 /// A table-size column as x is a log axis in every chart, also when some runs have no table:
 /// those become the dashed "no table" line, as in nodes-vs-table, not a category `none`.
 #[test]

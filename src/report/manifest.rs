@@ -19,6 +19,11 @@ pub struct Manifest {
     pub experiment_file: String,
     /// FNV-1a 64 of the experiment file's bytes, as 16 hex digits.
     pub config_hash: String,
+    /// `plan::search_hash` of the experiment file: its settings but `description` and
+    /// `[report]`, which `harness plot` compares with the folder's experiment.toml; absent in
+    /// manifests of older builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_hash: Option<String>,
     pub seed: u64,
     pub harness_version: String,
     /// `git rev-parse HEAD` in the working directory at run time (`-dirty` appended when
@@ -95,6 +100,7 @@ impl Manifest {
             experiment: experiment.to_string(),
             experiment_file: file.display().to_string(),
             config_hash: format!("{:016x}", crate::experiment::plan::fnv1a(src)),
+            search_hash: crate::experiment::plan::search_hash(src),
             seed,
             harness_version: env!("CARGO_PKG_VERSION").to_string(),
             git_commit: git_commit(),

@@ -835,7 +835,7 @@ pub fn build(dir: &Path) -> Result<Built> {
     } else {
         (None, String::new())
     };
-    check_same_experiment(dir, &t, exp.as_ref(), &exp_path, mf.as_ref())?;
+    check_same_experiment(dir, &t, exp.as_ref(), &exp_path, &src, mf.as_ref())?;
     check_run_count(dir, &t, mf.as_ref())?;
     let s = summary::summarize(&t);
     let layout = layout_for(&t, &s, exp.as_ref(), &exp_path, &src)?;
@@ -1016,13 +1016,12 @@ fn check_same_experiment(
     t: &Table,
     exp: Option<&ExperimentFile>,
     exp_path: &Path,
+    src: &str,
     mf: Option<&manifest::Manifest>,
 ) -> Result<()> {
-    let Some(c) = t.col("experiment") else {
-        return Ok(());
-    };
-    let ran = t.rows[0][c].as_str();
-    if let Some(e) = exp {
+    // (A runs.csv of another tool may have no experiment column.)
+    let ran = t.col("experiment").map_or("", |c| t.rows[0][c].as_str());
+    if let Some(e) = exp.filter(|_| t.col("experiment").is_some()) {
         if ran != e.name.get_ref() {
             return Err(Error::input(format!(
                 "{}: runs.csv holds experiment `{ran}`, but {} is experiment `{}` (a run into this folder did not finish?); rerun the experiment or restore its experiment.toml",
@@ -1033,7 +1032,7 @@ fn check_same_experiment(
         }
     }
     // The same for manifest.json, whose environment report.md shows.
-    if let Some(m) = mf {
+    if let Some(m) = mf.filter(|_| t.col("experiment").is_some()) {
         if ran != m.experiment {
             return Err(Error::input(format!(
                 "{}: runs.csv holds experiment `{ran}`, but {} is of experiment `{}`; rerun the experiment or restore its manifest.json",
@@ -1041,6 +1040,25 @@ fn check_same_experiment(
                 dir.join(manifest::FILE).display(),
                 m.experiment
             )));
+        }
+    }
+    // The folder's experiment.toml shows in report.md as the configuration of runs.csv's
+    // runs: edited outside `[report]` and `description` (a seed, a grid), it would describe
+    // other runs than those.
+    if let (Some(e), Some(m)) = (exp, mf) {
+        if let (Some(ran), Some(now)) = (&m.search_hash, crate::experiment::plan::search_hash(src))
+        {
+            if *ran != now {
+                let seed = if e.seed != m.seed {
+                    format!("; its seed is {}, the runs' {}", e.seed, m.seed)
+                } else {
+                    String::new()
+                };
+                return Err(Error::input(format!(
+                    "{}: its settings outside `[report]` and `description` are not those runs.csv's runs were searched with (search hash {now}; manifest.json: {ran}{seed}), so report.md would show another experiment's configuration over these runs; allowed: edits to `[report]`, `description` and comments; restore the other settings, or run the edited file into a folder of its own",
+                    exp_path.display()
+                )));
+            }
         }
     }
     Ok(())

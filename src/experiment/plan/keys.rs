@@ -37,6 +37,53 @@ impl std::fmt::Write for Fnv {
     }
 }
 
+/// FNV-1a 64, as 16 hex digits, of what an experiment file asks to search: every key but
+/// `description` and `[report]`, as parsed (comments, spacing, key order and the spelling of
+/// a value aside: `1_000` is `1000`), so that a results folder's experiment.toml can be told
+/// from one whose search settings were edited after its runs were searched. `None` for text
+/// that does not parse as TOML.
+pub fn search_hash(src: &str) -> Option<String> {
+    let mut table: toml::Table = toml::from_str(src).ok()?;
+    table.remove("description");
+    table.remove("report");
+    let mut h = Fnv::default();
+    canonical(&mut h, &toml::Value::Table(table));
+    Some(format!("{:016x}", h.0))
+}
+
+/// Feeds `v` to `h` in one form per value: typed, lengths before contents, a table's keys in
+/// sorted order (toml's own text form is not promised to stay the same across versions).
+fn canonical(h: &mut Fnv, v: &toml::Value) {
+    use std::fmt::Write;
+    let _ = match v {
+        toml::Value::String(s) => write!(h, "s{}:{s}", s.len()),
+        toml::Value::Integer(i) => write!(h, "i{i};"),
+        toml::Value::Float(f) => write!(h, "f{:016x};", f.to_bits()),
+        toml::Value::Boolean(b) => write!(h, "b{};", u8::from(*b)),
+        toml::Value::Datetime(d) => {
+            let d = d.to_string();
+            write!(h, "d{}:{d}", d.len())
+        }
+        toml::Value::Array(a) => {
+            let _ = write!(h, "a{}[", a.len());
+            for x in a {
+                canonical(h, x);
+            }
+            write!(h, "]")
+        }
+        toml::Value::Table(t) => {
+            let mut keys: Vec<&String> = t.keys().collect();
+            keys.sort();
+            let _ = write!(h, "t{}{{", keys.len());
+            for k in keys {
+                let _ = write!(h, "{}:{k}", k.len());
+                canonical(h, &t[k]);
+            }
+            write!(h, "}}")
+        }
+    };
+}
+
 /// SplitMix64 finalizer: mixes the experiment seed with the key's hash.
 pub fn mix(seed: u64, key_hash: u64) -> u64 {
     let mut z = seed ^ key_hash.rotate_left(17) ^ 0x9e37_79b9_7f4a_7c15;
@@ -129,4 +176,32 @@ pub fn seed_key(r: &Run) -> String {
     parts.push(format!("tie={}", r.tie_break.name()));
     parts.push(format!("rep={:03}", r.rep));
     parts.join(";")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::search_hash;
+
+    #[test]
+    fn the_search_hash_reads_settings_not_their_spelling() {
+        let base = search_hash("name = \"t\"\nseed = 1000\n[search]\ndepth = [1, 2]\n").unwrap();
+        // Spelling, order, comments, the description and [report] aside: the same.
+        for same in [
+            "seed = 1_000\nname = \"t\"\n[search]\ndepth = [ 1, 2 ] # c\n",
+            "name = 't'\nseed = 1000\ndescription = \"x\"\nsearch = { depth = [1, 2] }\n[report]\nx = \"depth\"\n",
+        ] {
+            assert_eq!(search_hash(same).unwrap(), base, "{same}");
+        }
+        // A value, its type, or a list's order: another search.
+        for other in [
+            "name = \"t\"\nseed = 1001\n[search]\ndepth = [1, 2]\n",
+            "name = \"t\"\nseed = 1000\n[search]\ndepth = [2, 1]\n",
+            "name = \"t\"\nseed = 1000\n[search]\ndepth = [1, 2.0]\n",
+            "name = \"t\"\nseed = \"1000\"\n[search]\ndepth = [1, 2]\n",
+            "name = \"t\"\nseed = 1000\n[search]\ndepth = [1, 2]\n[game]\n",
+        ] {
+            assert_ne!(search_hash(other).unwrap(), base, "{other}");
+        }
+        assert_eq!(search_hash("= broken"), None);
+    }
 }

@@ -24,7 +24,7 @@ mod sources;
 mod uniform;
 
 pub use checks::MAX_UNBUDGETED_NODES;
-pub use keys::{fnv1a, mix, run_key, seed_key, Fnv, Widths};
+pub use keys::{fnv1a, mix, run_key, search_hash, seed_key, Fnv, Widths};
 pub use setup::{GameSetup, OPTION_COLUMNS};
 pub use uniform::uniform_positions;
 
