@@ -728,3 +728,90 @@ fn solver_counters_counted_by_hand() {
         ["-1", "3", "1", "0", "2", "2", "0", "0", "2"]
     );
 }
+
+/// Solve runs that prove another score than the positions file's (8 key bits, naive-exact
+/// bounds) are counted on stderr and in report.md, with the groups they fall in, from the same
+/// runs.csv columns; a run whose every score is right says so.
+#[test]
+fn wrong_solve_scores_are_counted_in_report_md_as_on_stderr() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lines: Vec<String> = std::fs::read_to_string(repo("experiments/data/connect4/Test_L2_R1"))
+        .unwrap()
+        .lines()
+        .take(10)
+        .map(String::from)
+        .collect();
+    std::fs::write(tmp.path().join("l2.txt"), lines.join("\n") + "\n").unwrap();
+    let exp = |tt: &str| {
+        write_experiment(
+            tmp.path(),
+            &format!(
+                "name = \"c4\"\n[game]\nkind = \"connect4\"\npositions_file = \"l2.txt\"\n[search]\nalgorithm = \"solve\"\nordering = \"threats+center-out\"\n[search.tt]\nentries = 256\n{tt}"
+            ),
+        )
+    };
+    let run = |path: &Path| {
+        let out_dir = tmp.path().join("out");
+        let out = harness()
+            .arg("run")
+            .arg(path)
+            .args(["--quiet", "--fresh", "--out"])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let md = std::fs::read_to_string(out_dir.join("report.md")).unwrap();
+        let csv = std::fs::read_to_string(out_dir.join("runs.csv")).unwrap();
+        (String::from_utf8_lossy(&out.stderr).to_string(), md, csv)
+    };
+    let (err, md, csv) = run(&exp(
+        "key_bits = [8, 64]\nbounds = [\"correct\", \"naive-exact\"]\n",
+    ));
+    // Count from runs.csv itself.
+    let mut rdr = csv::Reader::from_reader(csv.as_bytes());
+    let head = rdr.headers().unwrap().clone();
+    let col = |n: &str| head.iter().position(|h| h == n).unwrap();
+    let (score, expected) = (col("score"), col("expected"));
+    let rows: Vec<csv::StringRecord> = rdr.records().map(Result::unwrap).collect();
+    let wrong = rows.iter().filter(|r| r[score] != r[expected]).count();
+    assert_eq!(rows.len(), 40);
+    assert!(wrong > 0, "{csv}");
+    assert!(
+        err.contains(&format!(
+            "{wrong} finished solve run(s) proved a score other"
+        )),
+        "{err}"
+    );
+    assert!(
+        md.contains(&format!(
+            "**{wrong} of the 40 finished solve runs with an expected score proved another**"
+        )),
+        "{md}"
+    );
+    // The by-group table adds up to the count.
+    let listed: usize = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| depth | tt_key_bits | tt_bounds | wrong scores"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            l.split('|')
+                .nth(4)
+                .unwrap()
+                .trim()
+                .parse::<usize>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(listed, wrong, "{md}");
+    let (err, md, _) = run(&exp(""));
+    assert!(!err.contains("proved a score other"), "{err}");
+    assert!(
+        md.contains("Every one of the 10 finished solve runs with an expected score proved it"),
+        "{md}"
+    );
+}

@@ -74,12 +74,70 @@ pub fn render(i: &Inputs) -> String {
         i.summary.groups.len(),
         budget
     );
+    solve_scores(&mut m, i);
     configuration(&mut m, i);
     chart_sections(&mut m, i, budget);
     measured_vs_predicted(&mut m, i);
     environment(&mut m, i);
     statistics(&mut m);
     m
+}
+
+/// Solve runs whose proved score differs from the positions file's (`score` against
+/// `expected` in runs.csv): `harness run` warns of them on stderr, and report.md says so too,
+/// with the groups they fall in, since a reader of the report alone would not see the warning.
+fn solve_scores(m: &mut String, i: &Inputs) {
+    let t = i.table;
+    let (Some(score), Some(expected), Some(status)) =
+        (t.col("score"), t.col("expected"), t.col("status"))
+    else {
+        return;
+    };
+    let ok = crate::search::Status::Ok.name();
+    let checked = |r: &usize| t.rows[*r][status] == ok && !t.rows[*r][expected].is_empty();
+    let wrong = |r: &usize| checked(r) && t.rows[*r][score] != t.rows[*r][expected];
+    let all: Vec<usize> = (0..t.rows.len()).collect();
+    let (n, w) = (
+        all.iter().filter(|r| checked(r)).count(),
+        all.iter().filter(|r| wrong(r)).count(),
+    );
+    if n == 0 {
+        return;
+    }
+    if w == 0 {
+        let _ = writeln!(
+            m,
+            "Every one of the {n} finished solve runs with an expected score proved it (runs.csv: `score` = `expected`).\n"
+        );
+        return;
+    }
+    let _ = writeln!(
+        m,
+        "**{w} of the {n} finished solve runs with an expected score proved another** (runs.csv: `score` ≠ `expected`), by group:\n"
+    );
+    let s = i.summary;
+    let cols: Vec<usize> = (0..s.params.len())
+        .filter(|&p| s.groups.iter().any(|g| g.key[p] != s.groups[0].key[p]))
+        .collect();
+    let mut head = String::from("|");
+    let mut rule = String::from("|");
+    for &p in &cols {
+        let _ = write!(head, " {} |", cell(&s.params[p]));
+        rule.push_str("---|");
+    }
+    let _ = writeln!(m, "{head} wrong scores | runs checked |\n{rule}---:|---:|");
+    for g in &s.groups {
+        let gw = g.rows.iter().filter(|r| wrong(r)).count();
+        if gw > 0 {
+            let mut row = String::from("|");
+            for &p in &cols {
+                let _ = write!(row, " {} |", cell(&g.key[p]));
+            }
+            let gn = g.rows.iter().filter(|r| checked(r)).count();
+            let _ = writeln!(m, "{row} {gw} | {gn} |");
+        }
+    }
+    let _ = writeln!(m);
 }
 
 /// The experiment file, and the columns the charts use.
