@@ -308,8 +308,8 @@ fn solve_cli_finds_the_empty_board_a_first_player_win() {
     let (code, stdout, stderr) = solve_cli_with("start 1\n", &["--mib", "1024"]);
     assert_eq!(code, 0, "{stderr}");
     let row: Vec<&str> = stdout.lines().nth(1).unwrap().split(',').collect();
-    // position (no moves), score, expected, nodes.
-    assert_eq!(row[..4], ["", "1", "1", "2222346427"], "{stdout}");
+    // position (no moves: `start`, as runs.csv writes it), score, expected, nodes.
+    assert_eq!(row[..4], ["start", "1", "1", "2222346427"], "{stdout}");
 }
 
 #[test]
@@ -408,17 +408,20 @@ fn solve_cli_max_nodes_stops_a_position_and_says_so() {
     let (code, stdout, stderr) = solve_cli_with(
         "32164625 11
 445566 18
+start 1
 ",
         &["--max-nodes", "1000"],
     );
     assert_eq!(code, 0, "{stderr}");
     let rows: Vec<&str> = stdout.lines().collect();
-    assert_eq!(rows.len(), 3, "{stdout}");
+    assert_eq!(rows.len(), 4, "{stdout}");
     assert!(rows[1].starts_with("32164625,,11,1000,"), "{stdout}");
     assert!(rows[2].starts_with("445566,18,18,"), "{stdout}");
+    // The empty board as runs.csv writes it, not an empty cell.
+    assert!(rows[3].starts_with("start,,1,1000,"), "{stdout}");
     assert!(
-        stderr.contains("1 position(s) stopped by --max-nodes 1000")
-            && stderr.contains("line(s) 1"),
+        stderr.contains("2 position(s) stopped by --max-nodes 1000")
+            && stderr.contains("line(s) 1, 3"),
         "{stderr}"
     );
     // A budget that every position fits in changes nothing.

@@ -204,13 +204,10 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
         } else if s.expected.is_some_and(|e| e != s.result.score) {
             tally.wrong += 1;
         }
-        let position = if s.position == "start" {
-            String::new()
-        } else {
-            s.position.clone()
-        };
         w.write_record([
-            position,
+            // As runs.csv writes it (Connect Four's empty board: `start`, which the input
+            // takes too), never an empty cell.
+            s.position.clone(),
             if solved {
                 s.result.score.to_string()
             } else {
