@@ -1849,9 +1849,17 @@ fn solve_refuses_board_sizes_of_other_games_and_impossible_scores() {
     std::fs::write(&c4, "4453 2\n4453 99\n").unwrap();
     let err = solve_refuses(&["--game", "connect4"], &c4);
     assert!(
-        err.contains("c4.txt:2") && err.contains("score 99 cannot be this position's"),
+        err.contains("c4.txt:2")
+            && err.contains("score 99 cannot be this position's: after 4 moves on 7x6 a score lies from -18 to 18"),
         "{err}"
     );
+    std::fs::write(
+        &c4, "4 99
+",
+    )
+    .unwrap();
+    let err = solve_refuses(&["--game", "connect4"], &c4);
+    assert!(err.contains("after 1 move on 7x6 a score lies"), "{err}");
 }
 
 /// A byte-order mark before the first line is no part of it, in an experiment, a positions

@@ -107,14 +107,14 @@ impl GameSetup {
                     let (lo, hi) = g.possible_scores();
                     if lo == hi && g.outcome().is_some() && s != lo {
                         return Err(format!(
-                            "score {s} cannot be this position's: the game is over after {} moves on {width}x{height}, with the score {lo}",
-                            g.plies()
+                            "score {s} cannot be this position's: the game is over after {} on {width}x{height}, with the score {lo}",
+                            moves_text(g.plies())
                         ));
                     }
                     if !(lo..=hi).contains(&s) {
                         return Err(format!(
-                            "score {s} cannot be this position's: after {} moves on {width}x{height} a score lies from {lo} to {hi}",
-                            g.plies()
+                            "score {s} cannot be this position's: after {} on {width}x{height} a score lies from {lo} to {hi}",
+                            moves_text(g.plies())
                         ));
                     }
                 }
@@ -335,4 +335,13 @@ pub fn game_setups(
         }
     }
     Ok((kinds, setups))
+}
+
+/// `n` moves, in words: "1 move", "5 moves", "no move".
+fn moves_text(n: u32) -> String {
+    match n {
+        0 => "no move".to_string(),
+        1 => "1 move".to_string(),
+        n => format!("{n} moves"),
+    }
 }
