@@ -474,6 +474,16 @@ fn a_shard_edited_by_hand_is_named() {
     std::fs::write(&jsonl, text.replacen(line, &edited, 1)).unwrap();
     merge(Some("depth 99 and theory_depth"));
     merge(Some("but this experiment file makes them"));
+    // Its seed changed: the run is there, with another seed, and the message says so.
+    let at = line.find("\"seed\":").unwrap() + "\"seed\":".len();
+    let end = at + line[at..].find([',', '}']).unwrap();
+    let seed = &line[at..end];
+    let edited = format!("{}12345{}", &line[..at], &line[end..]);
+    std::fs::write(&jsonl, text.replacen(line, &edited, 1)).unwrap();
+    merge(Some("shard 2/2's shard.jsonl gives run "));
+    merge(Some(&format!(
+        " seed 12345, but this experiment file makes it {seed}; rerun shard 2 of 2"
+    )));
     std::fs::write(&jsonl, &text).unwrap();
     merge(None);
     // A shard an older harness wrote is refused by its format, not called damaged: format 2

@@ -266,9 +266,19 @@ pub fn gather(plan: &Plan, header: &Header, dirs: &[PathBuf]) -> Result<Merged> 
     for run in &plan.runs {
         let index = Shard::of_key(&run.key, count);
         let Some(f) = done.get(&run.key).filter(|f| f.is_of(run)) else {
+            // Held with another seed (a line edited by hand), or not held at all.
+            let why = match done.get(&run.key) {
+                Some(f) => format!(
+                    "shard {index}/{count}'s {FILE} gives run {} seed {}, but this experiment file makes it {}",
+                    run.key, f.seed, run.seed
+                ),
+                None => format!(
+                    "no shard holds run {} as this experiment file makes it",
+                    run.key
+                ),
+            };
             return Err(Error::input(format!(
-                "{name}: no shard holds run {} as this experiment file makes it; rerun shard {index} of {count}",
-                run.key
+                "{name}: {why}; rerun shard {index} of {count}"
             )));
         };
         if let Some(((d, td), (pd, ptd))) = f.other_depths(run)? {
