@@ -42,6 +42,34 @@ fn cell(s: &str) -> String {
     out
 }
 
+/// The parameter columns (indices into `s.params`) whose value differs between groups: those a
+/// table of groups names.
+fn varying_params(s: &Summary) -> Vec<usize> {
+    (0..s.params.len())
+        .filter(|&p| s.groups.iter().any(|g| g.key[p] != s.groups[0].key[p]))
+        .collect()
+}
+
+/// The head and rule of a table of groups, as far as their parameter columns `cols`.
+fn param_head(s: &Summary, cols: &[usize]) -> (String, String) {
+    let mut head = String::from("|");
+    let mut rule = String::from("|");
+    for &p in cols {
+        let _ = write!(head, " {} |", cell(&s.params[p]));
+        rule.push_str("---|");
+    }
+    (head, rule)
+}
+
+/// A group's row of that table, as far as its values in `cols`.
+fn param_row(key: &[String], cols: &[usize]) -> String {
+    let mut row = String::from("|");
+    for &p in cols {
+        let _ = write!(row, " {} |", cell(&key[p]));
+    }
+    row
+}
+
 /// Column names as inline code joined by commas, or "none" (an empty code span would show
 /// its backticks).
 fn code_or_none(names: &[String]) -> String {
@@ -96,10 +124,9 @@ fn solve_scores(m: &mut String, i: &Inputs) {
     let ok = crate::search::Status::Ok.name();
     let checked = |r: &usize| t.rows[*r][status] == ok && !t.rows[*r][expected].is_empty();
     let wrong = |r: &usize| checked(r) && t.rows[*r][score] != t.rows[*r][expected];
-    let all: Vec<usize> = (0..t.rows.len()).collect();
     let (n, w) = (
-        all.iter().filter(|r| checked(r)).count(),
-        all.iter().filter(|r| wrong(r)).count(),
+        (0..t.rows.len()).filter(checked).count(),
+        (0..t.rows.len()).filter(wrong).count(),
     );
     if n == 0 {
         return;
@@ -116,25 +143,14 @@ fn solve_scores(m: &mut String, i: &Inputs) {
         "**{w} of the {n} finished solve runs with an expected score proved another** (runs.csv: `score` ≠ `expected`), by group:\n"
     );
     let s = i.summary;
-    let cols: Vec<usize> = (0..s.params.len())
-        .filter(|&p| s.groups.iter().any(|g| g.key[p] != s.groups[0].key[p]))
-        .collect();
-    let mut head = String::from("|");
-    let mut rule = String::from("|");
-    for &p in &cols {
-        let _ = write!(head, " {} |", cell(&s.params[p]));
-        rule.push_str("---|");
-    }
+    let cols = varying_params(s);
+    let (head, rule) = param_head(s, &cols);
     let _ = writeln!(m, "{head} wrong scores | runs checked |\n{rule}---:|---:|");
     for g in &s.groups {
         let gw = g.rows.iter().filter(|r| wrong(r)).count();
         if gw > 0 {
-            let mut row = String::from("|");
-            for &p in &cols {
-                let _ = write!(row, " {} |", cell(&g.key[p]));
-            }
             let gn = g.rows.iter().filter(|r| checked(r)).count();
-            let _ = writeln!(m, "{row} {gw} | {gn} |");
+            let _ = writeln!(m, "{} {gw} | {gn} |", param_row(&g.key, &cols));
         }
     }
     let _ = writeln!(m);
@@ -461,9 +477,7 @@ fn chart_section(m: &mut String, i: &Inputs, c: &Chart) {
 fn measured_vs_predicted(m: &mut String, i: &Inputs) {
     let _ = writeln!(m, "## Measured vs predicted\n");
     let s = i.summary;
-    let vary: Vec<usize> = (0..s.params.len())
-        .filter(|&p| s.groups.iter().any(|g| g.key[p] != s.groups[0].key[p]))
-        .collect();
+    let vary = varying_params(s);
     let mut with: Vec<_> = s.groups.iter().filter(|g| g.theory.is_some()).collect();
     // Rows in the order the experiment file lists the values, as the charts' tables.
     with.sort_by(|a, b| i.layout.cmp_keys(&s.params, &a.key, &b.key));
@@ -484,22 +498,14 @@ fn measured_vs_predicted(m: &mut String, i: &Inputs) {
              b^ceil(l/2) + b^floor(l/2) - 1. R*(b): Pearl (1982), asymptotic branching factor of \
              alpha-beta on random uniform trees.\n"
         );
-        let mut head = String::from("|");
-        let mut rule = String::from("|");
-        for &p in &vary {
-            let _ = write!(head, " {} |", cell(&s.params[p]));
-            rule.push_str("---|");
-        }
+        let (mut head, mut rule) = param_head(s, &vary);
         head.push_str(" b | nodes mean | minimal tree | nodes / minimal | full tree | nodes / full | ebf mean | R*(b) | ebf / R* |");
         rule.push_str("---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         let _ = writeln!(m, "{head}\n{rule}");
         let mut ebf_left_out = false;
         for g in with {
             let th = g.theory.as_ref().expect("filtered");
-            let mut row = String::from("|");
-            for &p in &vary {
-                let _ = write!(row, " {} |", cell(&g.key[p]));
-            }
+            let mut row = param_row(&g.key, &vary);
             let nodes = g.stat(s, "nodes").map(|x| x.mean);
             // Empty, as on the ebf chart, for a group with a run stopped before its deepest
             // ply: nodes^(1/max_ply) is then neither its value nor a floor.

@@ -1020,8 +1020,8 @@ fn check_same_experiment(
     mf: Option<&manifest::Manifest>,
 ) -> Result<()> {
     // (A runs.csv of another tool may have no experiment column.)
-    let ran = t.col("experiment").map_or("", |c| t.rows[0][c].as_str());
-    if let Some(e) = exp.filter(|_| t.col("experiment").is_some()) {
+    let ran = t.col("experiment").map(|c| t.rows[0][c].as_str());
+    if let (Some(ran), Some(e)) = (ran, exp) {
         if ran != e.name.get_ref() {
             return Err(Error::input(format!(
                 "{}: runs.csv holds experiment `{ran}`, but {} is experiment `{}` (a run into this folder did not finish?); rerun the experiment or restore its experiment.toml",
@@ -1032,7 +1032,7 @@ fn check_same_experiment(
         }
     }
     // The same for manifest.json, whose environment report.md shows.
-    if let Some(m) = mf.filter(|_| t.col("experiment").is_some()) {
+    if let (Some(ran), Some(m)) = (ran, mf) {
         if ran != m.experiment {
             return Err(Error::input(format!(
                 "{}: runs.csv holds experiment `{ran}`, but {} is of experiment `{}`; rerun the experiment or restore its manifest.json",
