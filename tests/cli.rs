@@ -5,6 +5,9 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 
+mod common;
+use common::start_until;
+
 fn harness() -> Command {
     Command::cargo_bin("harness").unwrap()
 }
@@ -1577,36 +1580,6 @@ fn run_into(file: &Path, out: &Path, extra: &[&str]) -> assert_cmd::assert::Asse
         .args(extra)
         .arg(file)
         .assert()
-}
-
-/// Starts `harness run FILE --out OUT --jobs 1` and returns it once it has finished at least
-/// `runs` runs.
-fn start_until(file: &Path, out: &Path, runs: usize) -> std::process::Child {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
-        .args(["run", "--quiet", "--jobs", "1", "--out"])
-        .arg(out)
-        .arg(file)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let partial = out.join("runs.csv.partial");
-    let start = std::time::Instant::now();
-    loop {
-        // The header line, then a line per finished run.
-        let lines = std::fs::read(&partial)
-            .map(|b| b.iter().filter(|&&c| c == b'\n').count())
-            .unwrap_or(0);
-        if lines > runs {
-            return child;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run ended before it could be killed"
-        );
-        assert!(start.elapsed().as_secs() < 60, "no runs finished");
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
 }
 
 /// Starts `harness run FILE --out OUT --jobs 1` and kills it (SIGKILL) once it has finished at
@@ -3788,4 +3761,50 @@ fn false_hits_chart_draws_where_a_run_has_one() {
         "{err}"
     );
     assert!(!tmp.path().join("out/charts/false-hits.png").exists());
+}
+
+/// A table the machine holds but this process may not get (here a `ulimit -v` of about 1 GB
+/// against two tables of 4 GiB) is refused before the results folder is touched: the earlier
+/// run's report, summary and finished manifest stay, and the message stands at the list's
+/// largest size, naming --jobs.
+#[test]
+fn a_table_this_process_cannot_get_is_refused_before_the_folder_is_touched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    let text = |entries: &str| {
+        format!("name = \"m\"\n[game]\nkind = \"tictactoe\"\npositions = [\"x.o.x.o..\"]\n[search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\n[search.tt]\nentries = {entries}\n")
+    };
+    std::fs::write(&file, text("1024")).unwrap();
+    let out = tmp.path().join("out");
+    run_into(&file, &out, &["--quiet"]).success();
+    let before: Vec<(String, Vec<u8>)> = ["report.md", "summary.csv", "manifest.json", "runs.csv"]
+        .iter()
+        .map(|f| (f.to_string(), std::fs::read(out.join(f)).unwrap()))
+        .collect();
+    std::fs::write(&file, text("[1024, 268435456]")).unwrap();
+    let exe = assert_cmd::cargo::cargo_bin("harness");
+    let got = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000 && exec \"$0\" \"$@\"")
+        .arg(&exe)
+        .args(["run", "--quiet", "--jobs", "2", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .output()
+        .unwrap();
+    let err = String::from_utf8(got.stderr).unwrap();
+    assert_eq!(got.status.code(), Some(2), "{err}");
+    // Line 9, the 9 characters of `entries = [1024, ` before the largest size.
+    says(
+        &err,
+        &[
+            "exp.toml:9:18:",
+            "[search.tt] entries",
+            "lower --jobs or the table size",
+        ],
+        &["panic"],
+    );
+    for (f, bytes) in before {
+        assert_eq!(std::fs::read(out.join(&f)).unwrap(), bytes, "{f} changed");
+    }
 }

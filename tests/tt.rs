@@ -896,19 +896,20 @@ fn a_table_refuses_a_search_deeper_than_its_entries_record() {
 }
 
 /// A table the machine could hold but the process may not (a memory limit, here `ulimit -v`
-/// at 500 MB against a 1 GiB table): exit 2, naming the file, the size key and the run; the
-/// allocation fails as an error, not an abort. (Where the machine has less than 1 GiB, the
-/// check against its memory refuses the table first, also at the key.)
+/// at 500 MB against a 1 GiB table): exit 2 before anything is searched, naming the file and
+/// the size at its value; no abort. (Where the machine has less than 1 GiB, the check against
+/// its memory refuses the table first, also at the value.)
 #[cfg(target_os = "linux")]
 #[test]
 fn a_table_past_the_process_memory_limit_exits_2() {
     let err = bad_tt_under(
         "entries = 67108864",
         Some(500_000),
-        &["bad.toml:8:1: [search.tt] entries"],
+        &["bad.toml:8:11: [search.tt] entries"],
     );
     assert!(
-        err.contains("cannot allocate the table") || err.contains("this machine's memory"),
+        err.contains("more memory than this process can get")
+            || err.contains("this machine's memory"),
         "{err}"
     );
 }

@@ -393,12 +393,42 @@ pub fn place_table_error(e: Error, path: &Path, src: &str) -> Error {
     };
     let (key, at) = ["mib", "entries"]
         .into_iter()
-        .find_map(|k| config::locate_exact(src, &["search", "tt", k]).map(|at| (k, at)))
+        .find_map(|k| largest_size_at(src, k).map(|at| (k, at)))
         .unwrap_or((
             "entries",
             config::locate(src, &["search", "tt", "entries"]).unwrap_or(0),
         ));
     config::at(path, src, at..at, format!("[search.tt] {key}: {msg}"))
+}
+
+/// Where the file writes the largest table size of `[search.tt] key` (`entries` or `mib`):
+/// the largest number of its list (`entries = [1024, 1073741824]`: at `1073741824`), or its
+/// one value; the key when the value is neither.
+fn largest_size_at(src: &str, key: &str) -> Option<usize> {
+    let at_key = config::locate_exact(src, &["search", "tt", key])?;
+    let largest = || {
+        let doc = toml_edit::ImDocument::parse(src).ok()?;
+        let value = doc.get("search")?.get("tt")?.get(key)?.as_value()?;
+        let number = |v: &toml_edit::Value| {
+            v.as_integer()
+                .map(|n| n as f64)
+                .or_else(|| v.as_float())
+                .filter(|n| !n.is_nan())
+        };
+        match value.as_array() {
+            Some(list) => list
+                .iter()
+                .filter_map(|v| Some((number(v)?, v.span()?.start)))
+                // The first of equal largest numbers.
+                .fold(None, |best: Option<(f64, usize)>, (n, at)| match best {
+                    Some((m, _)) if m >= n => best,
+                    _ => Some((n, at)),
+                })
+                .map(|(_, at)| at),
+            None => value.span().map(|s| s.start),
+        }
+    };
+    Some(largest().unwrap_or(at_key))
 }
 
 /// The plan's runs as records with empty results (depth `full` resolved against each
@@ -442,12 +472,35 @@ pub fn check_table_memory(plan: &Plan, jobs: usize) -> Result<()> {
         .filter_map(|r| r.tt.as_ref())
         .map(|t| t.bytes())
         .max();
-    if let (Some(b), Some(mem)) = (biggest, crate::search::tt::machine_memory()) {
+    let Some(b) = biggest else {
+        return Ok(());
+    };
+    if let Some(mem) = crate::search::tt::machine_memory() {
         if b.saturating_mul(threads) > mem {
             return Err(Error::Table(format!(
                 "{threads} runs at once, each with a table of up to {b} bytes, need more than this machine's memory ({mem} bytes); lower --jobs or the table size"
             )));
         }
+    }
+    // The machine may hold them while this process may not get them (a `ulimit -v`, a
+    // container's limit): the tables the runs will hold at once are reserved here, before the
+    // results folder is touched, and given back. Reserved, not written: no page is touched,
+    // so this costs no time and no memory where the limit allows it. Without it, the first
+    // run to allocate its table would stop the experiment after an earlier run's results in
+    // the folder had been superseded.
+    let mut held: Vec<Vec<u8>> = Vec::new();
+    for _ in 0..threads {
+        let mut v = Vec::new();
+        if usize::try_from(b)
+            .ok()
+            .and_then(|n| v.try_reserve_exact(n).ok())
+            .is_none()
+        {
+            return Err(Error::Table(format!(
+                "{threads} run(s) at once, each with a table of up to {b} bytes, need more memory than this process can get; lower --jobs or the table size"
+            )));
+        }
+        held.push(v);
     }
     Ok(())
 }

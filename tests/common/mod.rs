@@ -85,3 +85,33 @@ pub fn harness_run_text(toml: &str) -> (tempfile::TempDir, std::path::PathBuf) {
         .success();
     (tmp, out)
 }
+
+/// Starts `harness run FILE --out OUT --jobs 1` and returns it once it has finished at least
+/// `runs` runs.
+pub fn start_until(file: &Path, out: &Path, runs: usize) -> std::process::Child {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_harness"))
+        .args(["run", "--quiet", "--jobs", "1", "--out"])
+        .arg(out)
+        .arg(file)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let partial = out.join("runs.csv.partial");
+    let start = std::time::Instant::now();
+    loop {
+        // The header line, then a line per finished run.
+        let lines = std::fs::read(&partial)
+            .map(|b| b.iter().filter(|&&c| c == b'\n').count())
+            .unwrap_or(0);
+        if lines > runs {
+            return child;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before it could be killed"
+        );
+        assert!(start.elapsed().as_secs() < 60, "no runs finished");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+}
