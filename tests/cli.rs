@@ -214,6 +214,29 @@ fn unknown_key_names_the_key_and_allowed_keys() {
         "[search]\nenabled = true",
         &["`enabled` belongs in [search.tt] or [search] quiescence = { ... }"],
     );
+    // A key of [report] inside an inline table, or as a table header, is not sent there: no
+    // such [report] key is a table, and an inline table's keys are its own.
+    let err = bad_text(
+        &GOOD.replacen(
+            "[search]",
+            "[search]\nquiescence = { enabled = true, x = 1 }",
+            1,
+        ),
+        &["`quiescence`: unknown key `x`; allowed: `enabled`"],
+    );
+    assert!(!err.contains("belongs in"), "{err}");
+    let err = bad_text(&format!("{GOOD}[game.x]\na = 1\n"), &["unknown key `x`"]);
+    assert!(!err.contains("belongs in"), "{err}");
+    // A list of exclusions as [[search.exclude]] tables, and also as a key: given twice.
+    let err = bad_text(
+        &format!("{GOOD}[[search.exclude]]\nalgorithm = \"minimax\"\n").replacen(
+            "[search]",
+            "[search]\nexclude = [{ algorithm = \"minimax\" }]",
+            1,
+        ),
+        &["[[search.exclude]] is given twice"],
+    );
+    assert!(!err.contains("an array of tables"), "{err}");
     // A misspelt key inside quiescence gets no hint about lists of tables.
     let err = bad_text(
         &GOOD.replacen(

@@ -1357,6 +1357,7 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
         // No section of an experiment is an array of tables. serde would read `[[game]]` as
         // the table's fields in order and complain about a variant named `kind`: say what the
         // file means instead.
+        // (But [[search.exclude]]: `exclude` is a list of tables.)
         let table_array = |l: &str| {
             let l = l.split('#').next().unwrap_or("").trim_end();
             l.strip_prefix("[[")
@@ -1366,6 +1367,8 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                         && name
                             .chars()
                             .all(|c| c.is_ascii_alphanumeric() || "_-. ".contains(c))
+                        && name.split('.').map(str::trim).collect::<Vec<_>>()
+                            != ["search", "exclude"]
                 })
         };
         if let Some(pos) = find_line(src, &table_array) {
@@ -1409,6 +1412,15 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // where the offending value starts.
                 let key = key_at(src, span.start);
                 let msg = syntax_hint(src, span.clone(), &msg, key.as_deref()).unwrap_or(msg);
+                // An unknown table header ([game.x]): no section's key of that name is a
+                // table, so the hint of where such a key belongs would mislead.
+                let line_start = src[..span.start].rfind('\n').map_or(0, |i| i + 1);
+                let msg = match msg.find("` belongs in ") {
+                    Some(at) if src[line_start..].trim_start().starts_with('[') => {
+                        msg[..msg[..at].rfind("; `").unwrap_or(at)].to_string()
+                    }
+                    _ => msg,
+                };
                 // A number past the key's type: the file's words for it, and which way.
                 let past = [(TOO_LARGE, "large"), (TOO_SMALL, "small")]
                     .into_iter()
@@ -2342,9 +2354,19 @@ fn plain_words(msg: &str) -> String {
         // serde's wording for two variants: "expected `a` or `b`".
         out = out.replacen(", expected ", "; allowed: ", 1);
     }
+    // Where the unknown key stands: a section's own keys (then it may belong in another
+    // section), or an inline table's such as `random_openings = { ... }` (then it does not:
+    // `x` there is no [report] `x`).
+    let in_section = || {
+        let named = expected_names(msg);
+        SECTIONS
+            .iter()
+            .any(|(section, name)| !name.ends_with("{ ... }") && keys_of(section) == named)
+    };
     if let Some(key) = out
         .strip_prefix("unknown key `")
         .and_then(|rest| rest.split('`').next())
+        .filter(|_| in_section())
     {
         let homes: Vec<String> = SECTIONS
             .iter()
