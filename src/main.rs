@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+use anyhow::Context;
 use harness::experiment::{config, partial, plan, runner, shard};
 use harness::report;
 use harness::Error;
@@ -62,15 +63,38 @@ fn is_pipe_closed(e: &anyhow::Error) -> bool {
 /// never a panic as `print!` would give.
 fn say(text: std::fmt::Arguments) -> anyhow::Result<()> {
     let mut o = std::io::stdout().lock();
-    match o.write_fmt(text).and_then(|()| o.flush()) {
+    match o
+        .write_all(terminal_safe(text).as_bytes())
+        .and_then(|()| o.flush())
+    {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(PipeClosed.into()),
-        r => Ok(r?),
+        r => Ok(r.context("writing to standard output")?),
     }
 }
 
 /// Writes a line to stderr; a closed stderr loses the note rather than panicking.
 fn note(text: std::fmt::Arguments) {
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+    let _ = writeln!(std::io::stderr().lock(), "{}", terminal_safe(text));
+}
+
+/// `text` with each control character (one from a path or a file's text, such as ESC) written
+/// as its escape (`\u{1b}`), so that a message cannot move the cursor or recolour the
+/// terminal; line ends and tabs stay.
+fn terminal_safe(text: std::fmt::Arguments) -> String {
+    let text = text.to_string();
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        return text;
+    }
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c.to_string(),
+            c if c.is_control() => c.escape_debug().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {

@@ -3831,3 +3831,48 @@ fn a_table_this_process_cannot_get_is_refused_before_the_folder_is_touched() {
         assert_eq!(std::fs::read(out.join(&f)).unwrap(), bytes, "{f} changed");
     }
 }
+
+/// A control character that reaches a message from a path (here ESC in --out) is written as
+/// its escape, on stderr and on stdout, so that no message can drive the terminal; a write
+/// to a full standard output names it (exit 1).
+#[cfg(target_os = "linux")]
+#[test]
+fn messages_escape_control_characters_and_name_a_failing_stdout() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("exp.toml");
+    std::fs::write(&file, GOOD).unwrap();
+    let out = tmp.path().join("a\u{1b}[31mb");
+    let got = harness()
+        .args(["run", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stdout = String::from_utf8(got.stdout).unwrap();
+    assert!(stdout.contains("a\\u{1b}[31mb"), "{stdout}");
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    // The folder is a file's place now: the refusal names the path, escaped.
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::write(&out, "").unwrap();
+    let err = refused(&[
+        "run",
+        "--out",
+        out.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        err.contains("a\\u{1b}[31mb") && !err.contains('\u{1b}'),
+        "{err}"
+    );
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let got = std::process::Command::new(assert_cmd::cargo::cargo_bin("harness"))
+        .args(["theory", "--branching", "2", "--depth", "3"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(got.status.code(), Some(1));
+    let err = String::from_utf8(got.stderr).unwrap();
+    assert!(err.contains("writing to standard output"), "{err}");
+}

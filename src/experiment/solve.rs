@@ -187,7 +187,7 @@ pub fn run(setup: &GameSetup, path: &Path, opts: &SolveOptions, out: impl Write)
             *closed = true;
             Error::Internal("stdout closed".into())
         }
-        _ => Error::Internal(format!("writing CSV: {e}")),
+        _ => Error::Internal(format!("writing the scores to standard output: {e}")),
     };
     let mut tally = Tally::default();
     // The header goes out with the first row, so that an error in the options prints nothing.
