@@ -639,6 +639,20 @@ fn a_search_too_large_to_finish_needs_a_budget() {
         "{err}"
     );
     assert!(err.contains("full tree") && err.contains("years"), "{err}");
+    // A budget past the same bound stops nothing in time: no budget here.
+    for budget in ["max_nodes = 9223372036854775807", "max_seconds = 1e300"] {
+        let err = run(&format!("{text}{budget}\n"))
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8(err).unwrap();
+        assert!(
+            err.contains("big.toml:7:10") && err.contains("max_nodes (up to 10^12)"),
+            "{budget}: {err}"
+        );
+    }
+    run(&format!("{text}max_seconds = 33333\nmax_nodes = 5000\n")).success();
     run(&format!("{text}max_nodes = 5000\n")).success();
     let mut rd = csv::Reader::from_path(dir.path().join("out/runs.csv")).unwrap();
     let head = rd.headers().unwrap().clone();

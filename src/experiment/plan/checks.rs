@@ -62,7 +62,8 @@ fn duration_text(nodes: f64) -> String {
 /// Refuses, before anything runs, a search on a uniform tree that cannot finish in a sitting:
 /// one whose sure node count (minimax and negamax: the full tree; alpha-beta and the solver:
 /// the Knuth–Moore minimal tree, which even perfect ordering enters) passes
-/// `MAX_UNBUDGETED_NODES` with no `max_nodes` or `max_seconds` to stop it. Only uniform trees
+/// `MAX_UNBUDGETED_NODES` with no `max_nodes` or `max_seconds` to stop it within that bound.
+/// Only uniform trees
 /// have a size known before the search.
 pub fn check_search_size(
     path: &Path,
@@ -75,7 +76,16 @@ pub fn check_search_size(
         let GameSetup::Uniform { spec } = &run.game else {
             continue;
         };
-        if run.max_nodes.is_some() || run.max_seconds.is_some() {
+        // A budget stops the search only if it would within the same bound: `max_nodes` up
+        // to 10^12, `max_seconds` up to what 10^12 nodes take at 30 M a second (about 9
+        // hours). One past that (max_nodes = 2^63 - 1, max_seconds = 1e300) is no budget here.
+        let stops = run
+            .max_nodes
+            .is_some_and(|n| n as f64 <= MAX_UNBUDGETED_NODES)
+            || run
+                .max_seconds
+                .is_some_and(|s| s <= MAX_UNBUDGETED_NODES / 3e7);
+        if stops {
             continue;
         }
         let d = uniform_plies(run.depth, spec);
@@ -89,7 +99,7 @@ pub fn check_search_size(
         };
         if nodes > MAX_UNBUDGETED_NODES {
             return Err(at(path, src, height_span(file), format!(
-                "[game] height: {} on a uniform tree of branching {b} searched {d} plies enters at least {nodes:.1e} nodes ({which}), {} per search at 30 M nodes per second; allowed without a budget: at most 10^12 nodes ({}); lower branching, height or depth, or set max_nodes or max_seconds in [search] to stop each search",
+                "[game] height: {} on a uniform tree of branching {b} searched {d} plies enters at least {nodes:.1e} nodes ({which}), {} per search at 30 M nodes per second; allowed without a budget: at most 10^12 nodes ({}); lower branching, height or depth, or set max_nodes (up to 10^12) or max_seconds (up to 33333, about 9 hours) in [search] to stop each search",
                 run.algorithm.name(),
                 duration_text(nodes),
                 duration_text(MAX_UNBUDGETED_NODES)
