@@ -2,11 +2,18 @@
 //! mean, min, max and a 95% confidence interval of the mean.
 //!
 //! The interval is the Student t interval `mean ± t(0.975, n-1) · s / sqrt(n)`, `s` the sample
-//! standard deviation (divisor n - 1). It assumes the runs are independent draws: exact
-//! counters of a deterministic search over a fixed position set have no sampling error, so read
-//! it as the spread over positions and repetitions, not as a measurement error. With n = 1 there
-//! is no interval (empty fields). The t quantile is computed here (regularized incomplete beta
+//! standard deviation (divisor n - 1), when each run is of its own position. Exact counters of
+//! a deterministic search over a fixed position set have no sampling error, so read it as the
+//! spread over positions and repetitions, not as a measurement error. With n = 1 there is no
+//! interval (empty fields). The t quantile is computed here (regularized incomplete beta
 //! function, bisection), not looked up, so any n works.
+//!
+//! Runs of one position (the repetitions of a random ordering) are not independent draws:
+//! the position's size moves them together. `Stats::clustered` then takes the positions as
+//! the sample: the cluster-robust variance of the mean, `V = G/(G-1) · Σ_g (Σ_{i in g} (x_i -
+//! mean))² / n²` over the G positions, and `mean ± t(0.975, G-1) · sqrt(V)`. With one run per
+//! position this is the textbook interval (the same figure); with one position, the runs are
+//! the sample (repetitions of that position) and the textbook interval is kept.
 
 /// Statistics of a non-empty list of values.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +27,11 @@ pub struct Stats {
     pub max: f64,
     /// The 95% t interval of the mean; `None` when n < 2.
     pub ci95: Option<(f64, f64)>,
+    /// The effective number of independent runs behind the mean (Kish: n over the design
+    /// effect, the clustered variance over the textbook one): `n` when each run is of its own
+    /// position or all are of one; with repetitions, between the positions and the runs. A
+    /// share's Wilson interval is taken over it.
+    pub n_eff: f64,
 }
 
 impl Stats {
@@ -61,7 +73,38 @@ impl Stats {
             min: sorted[0],
             max: sorted[n - 1],
             ci95,
+            n_eff: n as f64,
         })
+    }
+
+    /// `of`, with `positions[i]` the position of `values[i]`: the interval and `n_eff` take the
+    /// positions as the sample where a position has several runs (see the module doc).
+    pub fn clustered<P: Ord>(values: &[f64], positions: &[P]) -> Option<Stats> {
+        debug_assert_eq!(values.len(), positions.len());
+        let mut st = Stats::of(values)?;
+        // Each position's sum of deviations from the mean, in the order positions sort.
+        let mut sums: std::collections::BTreeMap<&P, f64> = std::collections::BTreeMap::new();
+        for (v, p) in values.iter().zip(positions) {
+            *sums.entry(p).or_insert(0.0) += v - st.mean;
+        }
+        let (g, n) = (sums.len(), values.len());
+        if g == n || g == 1 {
+            return Some(st);
+        }
+        let var = g as f64 / (g - 1) as f64 * sums.values().map(|d| d * d).sum::<f64>()
+            / (n as f64 * n as f64);
+        let half = t_quantile(0.975, (g - 1) as f64) * var.sqrt();
+        st.ci95 = Some((st.mean - half, st.mean + half));
+        // The textbook variance of the mean, s²/n; where it is 0 (every run the same value:
+        // a share of 0 or 1) the design effect is unknown, and the positions are the sample.
+        let textbook =
+            values.iter().map(|v| (v - st.mean).powi(2)).sum::<f64>() / ((n - 1) as f64 * n as f64);
+        st.n_eff = if textbook > 0.0 && var > 0.0 {
+            (n as f64 * textbook / var).clamp(1.0, n as f64)
+        } else {
+            g as f64
+        };
+        Some(st)
     }
 }
 
@@ -211,5 +254,37 @@ mod tests {
             assert_eq!(s.geomean, Some(v), "{v}");
         }
         assert_eq!(Stats::of(&[]), None);
+    }
+
+    #[test]
+    fn repetitions_of_a_position_are_one_sample_of_the_interval() {
+        // 1, 3 of position a and 5, 7 of b: mean 4; the positions' sums of deviations -4 and
+        // 4, so V = 2/1 · 32 / 16 = 4: the standard error 2 of the positions' means 2 and 6
+        // (s² = 8 over 2), with 1 degree of freedom, not the runs' 3.
+        let s = Stats::clustered(&[1.0, 3.0, 5.0, 7.0], &["a", "a", "b", "b"]).unwrap();
+        let (lo, hi) = s.ci95.unwrap();
+        assert!((hi - 4.0 - 12.706205 * 2.0).abs() < 1e-4, "{hi}");
+        assert!((4.0 - lo - 12.706205 * 2.0).abs() < 1e-4, "{lo}");
+        // The textbook variance of the mean is (9 + 1 + 1 + 9) / 3 / 4 = 5/3: n_eff = 4 ·
+        // (5/3) / 4.
+        assert!((s.n_eff - 5.0 / 3.0).abs() < 1e-12, "{}", s.n_eff);
+        // Order of the runs does not matter; the other statistics are `of`'s.
+        let t = Stats::clustered(&[7.0, 1.0, 5.0, 3.0], &["b", "a", "b", "a"]).unwrap();
+        assert_eq!(
+            (t.mean, t.median, t.min, t.max),
+            (s.mean, s.median, s.min, s.max)
+        );
+        assert!((t.ci95.unwrap().0 - lo).abs() < 1e-9);
+        // A share whose positions differ wholly (0, 0 and 1, 1): n_eff = N(G-1)/(N-1) = 4/3.
+        let s = Stats::clustered(&[0.0, 0.0, 1.0, 1.0], &["a", "a", "b", "b"]).unwrap();
+        assert!((s.n_eff - 4.0 / 3.0).abs() < 1e-12, "{}", s.n_eff);
+        // Every run the same (a share of 0): the positions are the sample.
+        let s = Stats::clustered(&[0.0; 6], &[1, 1, 2, 2, 3, 3]).unwrap();
+        assert_eq!(s.n_eff, 3.0);
+        // One run per position, or one position: the textbook interval, n_eff = n.
+        let v = [4.0, 1.0, 2.0];
+        assert_eq!(Stats::clustered(&v, &[1, 2, 3]), Stats::of(&v));
+        assert_eq!(Stats::clustered(&v, &[7, 7, 7]), Stats::of(&v));
+        assert_eq!(Stats::of(&v).unwrap().n_eff, 3.0);
     }
 }

@@ -209,11 +209,16 @@ pub fn summarize(t: &Table) -> Summary {
             let stats = ccols
                 .iter()
                 .map(|&c| {
-                    let v: Vec<f64> = rows
+                    // Each value with its position: repetitions of one position are one
+                    // sample of the interval, not several (`Stats::clustered`).
+                    let (v, at): (Vec<f64>, Vec<&str>) = rows
                         .iter()
-                        .filter_map(|&r| number_or_bool(&t.rows[r][c]))
-                        .collect();
-                    Stats::of(&v)
+                        .filter_map(|&r| {
+                            let v = number_or_bool(&t.rows[r][c])?;
+                            Some((v, pos.map_or("", |p| t.rows[r][p].as_str())))
+                        })
+                        .unzip();
+                    Stats::clustered(&v, &at)
                 })
                 .collect();
             let theory = group_theory(t, &rows, &full_width);

@@ -1273,7 +1273,7 @@ fn group_point(
             // A share of runs: the mean of a 0/1 column, in percent.
             let col = kind.share_column().expect("a share chart");
             g.stat(s, col).map(|st| {
-                let (lo, hi) = wilson(st.mean, st.n);
+                let (lo, hi) = wilson(st.mean, st.n_eff);
                 (100.0 * st.mean, 100.0 * lo, 100.0 * hi)
             })
         }
@@ -1306,13 +1306,13 @@ fn group_point(
 
 /// The Wilson score 95% interval of a share `p` of `n` runs: unlike p ± 1.96·√(p(1−p)/n), it
 /// stays within [0, 1] and does not shrink to nothing at 0 or 1 of a few runs (0 of 10:
-/// 0 to 27.8%).
-pub(super) fn wilson(p: f64, n: usize) -> (f64, f64) {
-    if n == 0 {
+/// 0 to 27.8%). `n` is the effective number of runs (`Stats::n_eff`): fewer than the runs
+/// where repetitions of one position move together.
+pub(super) fn wilson(p: f64, n: f64) -> (f64, f64) {
+    if n.is_nan() || n <= 0.0 {
         return (0.0, 1.0);
     }
     const Z: f64 = 1.959_963_984_540_054;
-    let n = n as f64;
     let z2n = Z * Z / n;
     let centre = p + z2n / 2.0;
     let half = Z * (p * (1.0 - p) / n + z2n / (4.0 * n)).sqrt();

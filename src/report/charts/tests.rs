@@ -316,23 +316,23 @@ fn long_titles_take_two_balanced_lines() {
 fn wilson_intervals_match_the_published_values() {
     use super::plan::wilson;
     let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
-    let (lo, hi) = wilson(0.0, 10);
+    let (lo, hi) = wilson(0.0, 10.0);
     assert!(lo == 0.0 && close(hi, 0.2775), "{lo} {hi}");
-    let (lo, hi) = wilson(0.5, 10);
+    let (lo, hi) = wilson(0.5, 10.0);
     assert!(close(lo, 0.2366) && close(hi, 0.7634), "{lo} {hi}");
-    let (lo, hi) = wilson(1.0, 10);
+    let (lo, hi) = wilson(1.0, 10.0);
     assert!(
         close(lo, 0.7225) && close(hi, 1.0) && hi <= 1.0,
         "{lo} {hi}"
     );
-    let (lo, hi) = wilson(0.2, 100);
+    let (lo, hi) = wilson(0.2, 100.0);
     assert!(close(lo, 0.13337) && close(hi, 0.28883), "{lo} {hi}");
-    assert_eq!(wilson(0.3, 0), (0.0, 1.0));
+    assert_eq!(wilson(0.3, 0.0), (0.0, 1.0));
     // None of 1 to 1,000 runs: from 0 exactly; all of them: to 1 exactly (rounding left
     // 4.9e-17 for 0 of 3 and 0.9999999999999999 for 10 of 10).
     for n in 1..=1000 {
-        assert_eq!(wilson(0.0, n).0, 0.0, "0 of {n}");
-        assert_eq!(wilson(1.0, n).1, 1.0, "{n} of {n}");
+        assert_eq!(wilson(0.0, n as f64).0, 0.0, "0 of {n}");
+        assert_eq!(wilson(1.0, n as f64).1, 1.0, "{n} of {n}");
     }
 }
 
