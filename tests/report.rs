@@ -2960,3 +2960,29 @@ fn a_position_searched_twice_to_one_depth_counts_twice_in_the_fit_too() {
     let ratio: f64 = at6["theory_nodes_over_full"].parse().unwrap();
     assert!((ratio - 1.0).abs() < 1e-9, "{ratio}");
 }
+
+/// A theory line the charts cannot draw because they pool over positions of several depths is
+/// said to be missing for that reason, not for want of a branching factor (summary.csv has one
+/// per unpooled group: the negamax runs give it).
+#[test]
+fn a_theory_line_lost_to_pooling_over_depth_says_so() {
+    let (_tmp, out, a) = run_text(
+        "name = \"p\"\n[game]\nkind = \"nim\"\npositions = [\"1,2\", \"1,2,3\"]\n[search]\nalgorithm = [\"negamax\", \"alphabeta\"]\ndepth = \"full\"\n[report]\nx = \"algorithm\"\npool = \"depth\"\ncharts = [\"nodes\"]\ntheory = [\"knuth-moore\"]\n",
+    );
+    let err = String::from_utf8_lossy(&a.get_output().stderr).to_string();
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    for text in [&err, &report] {
+        assert!(
+            text.contains(
+                "`knuth-moore`: the charts pool over depth, and a theory tree is for one depth"
+            ),
+            "{text}"
+        );
+        assert!(
+            !text.contains("no group has a known branching factor"),
+            "{text}"
+        );
+    }
+    let summary = fs::read_to_string(out.join("summary.csv")).unwrap();
+    assert!(summary.contains("equivalent uniform tree"), "{summary}");
+}

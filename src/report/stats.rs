@@ -29,8 +29,9 @@ pub struct Stats {
     pub ci95: Option<(f64, f64)>,
     /// The effective number of independent runs behind the mean (Kish: n over the design
     /// effect, the clustered variance over the textbook one): `n` when each run is of its own
-    /// position or all are of one; with repetitions, between the positions and the runs. A
-    /// share's Wilson interval is taken over it.
+    /// position or all are of one; with repetitions at most `n`, and about the positions' G
+    /// where each position's runs agree (n(G-1)/(n-1)). A share's Wilson interval is taken
+    /// over it.
     pub n_eff: f64,
 }
 

@@ -559,7 +559,7 @@ fn theory_not_drawn(charts: &[Chart], layout: &Layout, has_theory: bool) -> Vec<
                 ),
             }
         } else if !has_theory {
-            "no group has a known branching factor (no `branching` column and no minimax/negamax run without iterative deepening on the same positions and depth)".to_string()
+            no_theory_why(layout).to_string()
         } else {
             "no group has a value to draw".to_string()
         };
@@ -571,6 +571,16 @@ fn theory_not_drawn(charts: &[Chart], layout: &Layout, has_theory: bool) -> Vec<
         });
     }
     out
+}
+
+/// Why no group of the charts has a theory (a tree of one b and one depth): pooled over
+/// positions of several depths, or no branching factor known.
+fn no_theory_why(layout: &Layout) -> &'static str {
+    if layout.pool.iter().any(|p| p == "depth") {
+        "the charts pool over depth, and a theory tree is for one depth; summary.csv gives the theory columns (`theory_nodes_over_minimal`, ...) per group, unpooled, where a branching factor is known"
+    } else {
+        "no group has a known branching factor (no `branching` column and no minimax/negamax run without iterative deepening on the same positions and depth)"
+    }
 }
 
 /// The transposition-table size column a `nodes-vs-table` chart puts on x: the first of
@@ -643,12 +653,8 @@ fn chartable(
         },
         _ => layout.x.clone(),
     };
-    if kind == ChartKind::RatioToMinimal && !has_theory && layout.pool.iter().any(|p| p == "depth")
-    {
-        return Err("the charts pool over depth, and a minimal tree is for one depth; summary.csv has `theory_nodes_over_minimal` per group, unpooled".into());
-    }
     if kind == ChartKind::RatioToMinimal && !has_theory {
-        return Err("no group has a known branching factor (no `branching` column and no minimax/negamax run without iterative deepening on the same positions and depth)".into());
+        return Err(no_theory_why(layout).into());
     }
     let some_positive = |col: &str| {
         s.groups
