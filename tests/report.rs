@@ -2986,3 +2986,52 @@ fn a_theory_line_lost_to_pooling_over_depth_says_so() {
     let summary = fs::read_to_string(out.join("summary.csv")).unwrap();
     assert!(summary.contains("equivalent uniform tree"), "{summary}");
 }
+
+/// A share chart pooled over `branching` keeps tree 0 of b = 2 and tree 0 of b = 3 apart: its
+/// Wilson interval is taken over the effective runs of 8 trees (README, Statistics), here
+/// recomputed from runs.csv: n over the design effect, the cluster-robust variance over the
+/// 8 trees (or the textbook one where larger) against the textbook one.
+#[test]
+fn a_share_pooled_over_branching_clusters_by_tree() {
+    let (_tmp, out, _) = run_text(
+        "name = \"poolu\"\nseed = 7\n[game]\nkind = \"uniform\"\nbranching = [2, 3]\nheight = 6\nvalues = \"distinct\"\ntrees = 4\n[search]\nalgorithm = \"alphabeta\"\ndepth = \"full\"\nordering = \"random\"\nrepetitions = 3\n[search.tt]\nentries = 16\nkey_bits = 8\nreference = true\n[report]\nx = \"tt_key_bits\"\nfacet = \"ordering\"\npool = \"branching\"\ncharts = [\"value-wrong\"]\n",
+    );
+    let mut rd = csv::Reader::from_path(out.join("runs.csv")).unwrap();
+    let head = rd.headers().unwrap().clone();
+    let col = |n: &str| head.iter().position(|h| h == n).unwrap();
+    let (b, id, wrong) = (col("branching"), col("position_id"), col("value_wrong"));
+    let mut by_tree: std::collections::BTreeMap<(String, String), Vec<f64>> = Default::default();
+    for r in rd.records() {
+        let r = r.unwrap();
+        let v = if &r[wrong] == "1" { 1.0 } else { 0.0 };
+        by_tree
+            .entry((r[b].into(), r[id].into()))
+            .or_default()
+            .push(v);
+    }
+    let all: Vec<f64> = by_tree.values().flatten().copied().collect();
+    let (n, g) = (all.len() as f64, by_tree.len() as f64);
+    assert_eq!((n, g), (24.0, 8.0));
+    let p = all.iter().sum::<f64>() / n;
+    let textbook = all.iter().map(|v| (v - p) * (v - p)).sum::<f64>() / ((n - 1.0) * n);
+    let sums = by_tree
+        .values()
+        .map(|vs| vs.iter().map(|v| v - p).sum::<f64>());
+    let clustered = g / (g - 1.0) * sums.map(|d| d * d).sum::<f64>() / (n * n);
+    let n_eff = n * textbook / clustered.max(textbook);
+    let z = 1.959_963_984_540_054f64;
+    let z2n = z * z / n_eff;
+    let half = z * (p * (1.0 - p) / n_eff + z2n / (4.0 * n_eff)).sqrt();
+    let (lo, hi) = (
+        (p + z2n / 2.0 - half) / (1.0 + z2n),
+        (p + z2n / 2.0 + half) / (1.0 + z2n),
+    );
+    let want = format!(
+        "| all runs | 8 | {:.2} | 24 | 24 | {:.2}–{:.2} |",
+        100.0 * p,
+        100.0 * lo,
+        100.0 * hi
+    );
+    let report = fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains(&want), "{want} not in\n{report}");
+}

@@ -608,8 +608,8 @@ fn statistics(m: &mut String) {
          per counter, the mean, median, geometric mean (empty when a value is 0), min, max and a 95% \
          Student-t interval of the mean (mean ± t(0.975, n-1)·s/√n, empty for n = 1; where positions have \
          several runs, the repetitions of a random ordering, the positions are the sample: the \
-         cluster-robust interval with G-1 degrees of freedom over the G positions, so that repetitions \
-         do not narrow it as independent runs would). Counters are exact; the interval describes the \
+         cluster-robust interval with G-1 degrees of freedom over the G positions, or the textbook variance \
+         where that is larger, so that repetitions do not narrow it as independent runs would). Counters are exact; the interval describes the \
          spread over positions and repetitions. Time columns (time_ns, \
          nodes_per_second) are wall-clock and differ between runs; all other figures do not."
     );

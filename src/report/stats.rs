@@ -11,7 +11,8 @@
 //! Runs of one position (the repetitions of a random ordering) are not independent draws:
 //! the position's size moves them together. `Stats::clustered` then takes the positions as
 //! the sample: the cluster-robust variance of the mean, `V = G/(G-1) · Σ_g (Σ_{i in g} (x_i -
-//! mean))² / n²` over the G positions, and `mean ± t(0.975, G-1) · sqrt(V)`. With one run per
+//! mean))² / n²` over the G positions (a position weighs as many runs as it has), or the
+//! textbook s²/n where that is larger, and `mean ± t(0.975, G-1) · sqrt(V)`. With one run per
 //! position this is the textbook interval (the same figure); with one position, the runs are
 //! the sample (repetitions of that position) and the textbook interval is kept.
 
@@ -28,10 +29,9 @@ pub struct Stats {
     /// The 95% t interval of the mean; `None` when n < 2.
     pub ci95: Option<(f64, f64)>,
     /// The effective number of independent runs behind the mean (Kish: n over the design
-    /// effect, the clustered variance over the textbook one): `n` when each run is of its own
-    /// position or all are of one; with repetitions at most `n`, and about the positions' G
-    /// where each position's runs agree (n(G-1)/(n-1)). A share's Wilson interval is taken
-    /// over it.
+    /// effect, the variance taken over the textbook one, so at most `n`): `n` when each run
+    /// is of its own position or all are of one; about the positions' G where each position's
+    /// runs agree (n(G-1)/(n-1)). A share's Wilson interval is taken over it.
     pub n_eff: f64,
 }
 
@@ -92,16 +92,21 @@ impl Stats {
         if g == n || g == 1 {
             return Some(st);
         }
-        let var = g as f64 / (g - 1) as f64 * sums.values().map(|d| d * d).sum::<f64>()
+        let clustered = g as f64 / (g - 1) as f64 * sums.values().map(|d| d * d).sum::<f64>()
             / (n as f64 * n as f64);
-        let half = t_quantile(0.975, (g - 1) as f64) * var.sqrt();
-        st.ci95 = Some((st.mean - half, st.mean + half));
-        // The textbook variance of the mean, s²/n; where it is 0 (every run the same value:
-        // a share of 0 or 1) the design effect is unknown, and the positions are the sample.
+        // The textbook variance of the mean, s²/n. The clustered one can come out smaller
+        // (runs of a position that differ while the positions' means agree: 10, 30 | 10, 30
+        // gives 0), and few positions estimate it poorly: the larger of the two is taken, so
+        // that repetitions never narrow the interval.
         let textbook =
             values.iter().map(|v| (v - st.mean).powi(2)).sum::<f64>() / ((n - 1) as f64 * n as f64);
-        st.n_eff = if textbook > 0.0 && var > 0.0 {
-            (n as f64 * textbook / var).clamp(1.0, n as f64)
+        let var = clustered.max(textbook);
+        let half = t_quantile(0.975, (g - 1) as f64) * var.sqrt();
+        st.ci95 = Some((st.mean - half, st.mean + half));
+        // Where every run has the same value (a share of 0 or 1) the design effect is
+        // unknown, and the positions are the sample.
+        st.n_eff = if textbook > 0.0 {
+            n as f64 * textbook / var
         } else {
             g as f64
         };
@@ -279,6 +284,17 @@ mod tests {
         // A share whose positions differ wholly (0, 0 and 1, 1): n_eff = N(G-1)/(N-1) = 4/3.
         let s = Stats::clustered(&[0.0, 0.0, 1.0, 1.0], &["a", "a", "b", "b"]).unwrap();
         assert!((s.n_eff - 4.0 / 3.0).abs() < 1e-12, "{}", s.n_eff);
+        // Runs that differ within positions whose means agree (10, 30 | 10, 30): the clustered
+        // variance is 0, and the textbook one, (4 · 100) / 3 / 4, is taken, with 1 degree of
+        // freedom; n_eff = n.
+        let s = Stats::clustered(&[10.0, 30.0, 10.0, 30.0], &["a", "a", "b", "b"]).unwrap();
+        let (lo, hi) = s.ci95.unwrap();
+        let half = 12.706205 * (100.0f64 / 3.0).sqrt();
+        assert!(
+            (hi - 20.0 - half).abs() < 1e-3 && (20.0 - lo - half).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        assert_eq!(s.n_eff, 4.0);
         // Every run the same (a share of 0): the positions are the sample.
         let s = Stats::clustered(&[0.0; 6], &[1, 1, 2, 2, 3, 3]).unwrap();
         assert_eq!(s.n_eff, 3.0);

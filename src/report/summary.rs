@@ -183,6 +183,20 @@ pub fn summarize(t: &Table) -> Summary {
     let pos = t.col("position_id");
     let status = t.col("status");
     let full_width = full_width_nodes(t);
+    // Which position a run searched, across game setups: its game, the game's options and
+    // its position. A group pooled over `branching` holds tree 0 of b = 2 and tree 0 of b =
+    // 3, two positions with one position_id.
+    let origin_cols: Vec<usize> = ["game"]
+        .into_iter()
+        .chain(OPTION_COLUMNS)
+        .chain(["position_id", "position"])
+        .filter_map(|c| t.col(c))
+        .collect();
+    let origin: Vec<Vec<&str>> = t
+        .rows
+        .iter()
+        .map(|row| origin_cols.iter().map(|&c| row[c].as_str()).collect())
+        .collect();
     let groups = keyed
         .into_iter()
         .map(|(key, rows)| {
@@ -211,12 +225,9 @@ pub fn summarize(t: &Table) -> Summary {
                 .map(|&c| {
                     // Each value with its position: repetitions of one position are one
                     // sample of the interval, not several (`Stats::clustered`).
-                    let (v, at): (Vec<f64>, Vec<&str>) = rows
+                    let (v, at): (Vec<f64>, Vec<&Vec<&str>>) = rows
                         .iter()
-                        .filter_map(|&r| {
-                            let v = number_or_bool(&t.rows[r][c])?;
-                            Some((v, pos.map_or("", |p| t.rows[r][p].as_str())))
-                        })
+                        .filter_map(|&r| Some((number_or_bool(&t.rows[r][c])?, &origin[r])))
                         .unzip();
                     Stats::clustered(&v, &at)
                 })
