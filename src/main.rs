@@ -77,24 +77,8 @@ fn note(text: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr().lock(), "{}", terminal_safe(text));
 }
 
-/// `text` with each control character (one from a path or a file's text, such as ESC) written
-/// as its escape (`\u{1b}`), so that a message cannot move the cursor or recolour the
-/// terminal; line ends and tabs stay.
 fn terminal_safe(text: std::fmt::Arguments) -> String {
-    let text = text.to_string();
-    if !text
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
-        return text;
-    }
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\t' => c.to_string(),
-            c if c.is_control() => c.escape_debug().to_string(),
-            c => c.to_string(),
-        })
-        .collect()
+    harness::games::terminal_safe(&text.to_string()).into_owned()
 }
 
 fn dispatch(cmd: cli::Command) -> anyhow::Result<()> {
@@ -728,10 +712,10 @@ fn finish(
         })
         .count();
     if differ > 0 {
-        eprintln!(
+        note(format_args!(
             "warning: {}: {differ} finished solve run(s) proved a score other than the positions file's expected one (runs.csv columns score and expected)",
             plan.name
-        );
+        ));
     }
     warn_skipped(&plan.name, &built);
     Ok(built)
@@ -742,10 +726,10 @@ fn finish(
 /// asked for is not missed in silence.
 fn warn_skipped(name: &str, built: &report::Built) {
     for n in &built.skipped {
-        eprintln!(
+        note(format_args!(
             "warning: {name}: [report] {}: not drawn: `{}`: {}",
             n.key, n.name, n.why
-        );
+        ));
     }
     if !built.no_glyph.is_empty() {
         let chars: Vec<String> = built
@@ -753,10 +737,10 @@ fn warn_skipped(name: &str, built: &report::Built) {
             .iter()
             .map(|c| format!("`{c}` (U+{:04X})", *c as u32))
             .collect();
-        eprintln!(
+        note(format_args!(
             "warning: {name}: the charts' font (DejaVu Sans, embedded) has no glyph for {}: the PNGs draw a box in their place; the SVGs leave them to the viewer's fonts",
             chars.join(", ")
-        );
+        ));
     }
 }
 

@@ -234,9 +234,19 @@ fn unknown_key_names_the_key_and_allowed_keys() {
             "[search]\nexclude = [{ algorithm = \"minimax\" }]",
             1,
         ),
-        &["[[search.exclude]] is given twice"],
+        &["`exclude` is given as a key (`exclude = [...]`) before this [[search.exclude]] table; allowed: one of the two forms"],
     );
     assert!(!err.contains("an array of tables"), "{err}");
+    // An inline [search.tt] holds [search.tt]'s keys: no [report] hint for its `x` either.
+    let err = bad_text(
+        &GOOD.replacen(
+            "[search]",
+            "[search]\ntt = { entries = 16, x = \"depth\" }",
+            1,
+        ),
+        &["unknown key `x`"],
+    );
+    assert!(!err.contains("belongs in"), "{err}");
     // A misspelt key inside quiescence gets no hint about lists of tables.
     let err = bad_text(
         &GOOD.replacen(
@@ -3853,6 +3863,34 @@ fn messages_escape_control_characters_and_name_a_failing_stdout() {
     let stdout = String::from_utf8(got.stdout).unwrap();
     assert!(stdout.contains("a\\u{1b}[31mb"), "{stdout}");
     assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    // `plot`'s warning of a chart it cannot draw names the folder: escaped too, and so is a
+    // bidirectional override in it.
+    let odd = tmp.path().join("c\u{202e}d\u{1b}[2J");
+    std::fs::rename(&out, &odd).unwrap();
+    let toml = odd.join("experiment.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        format!("{text}\n[report]\ncharts = [\"nodes\", \"qnodes\"]\n"),
+    )
+    .unwrap();
+    let got = harness()
+        .arg("plot")
+        .arg(&odd)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(got.stderr).unwrap();
+    assert!(
+        err.contains("c\\u{202e}d\\u{1b}[2J") && err.contains("not drawn"),
+        "{err}"
+    );
+    assert!(
+        !err.contains('\u{1b}') && !err.contains('\u{202e}'),
+        "{err}"
+    );
+    std::fs::rename(&odd, &out).unwrap();
     // The folder is a file's place now: the refusal names the path, escaped.
     std::fs::remove_dir_all(&out).unwrap();
     std::fs::write(&out, "").unwrap();

@@ -648,10 +648,20 @@ fn a_search_too_large_to_finish_needs_a_budget() {
             .clone();
         let err = String::from_utf8(err).unwrap();
         assert!(
-            err.contains("big.toml:7:10") && err.contains("max_nodes (up to 10^12)"),
+            err.contains("big.toml:7:10")
+                && err.contains("max_nodes (up to 10^12)")
+                && err.contains(&format!("({budget} is past that, so no budget here)")),
             "{budget}: {err}"
         );
     }
+    let err = run(&format!("{text}max_seconds = 33333.5\n"))
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(err)
+        .unwrap()
+        .contains("max_seconds = 33333.5 is past that"));
     run(&format!("{text}max_seconds = 33333\nmax_nodes = 5000\n")).success();
     run(&format!("{text}max_nodes = 5000\n")).success();
     let mut rd = csv::Reader::from_path(dir.path().join("out/runs.csv")).unwrap();

@@ -1413,10 +1413,12 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 let key = key_at(src, span.start);
                 let msg = syntax_hint(src, span.clone(), &msg, key.as_deref()).unwrap_or(msg);
                 // An unknown table header ([game.x]): no section's key of that name is a
-                // table, so the hint of where such a key belongs would mislead.
+                // table, so the hint of where such a key belongs would mislead; nor does it
+                // help inside an inline table (`tt = { x = 1 }`), whose keys are its own.
                 let line_start = src[..span.start].rfind('\n').map_or(0, |i| i + 1);
+                let line = src[line_start..].lines().next().unwrap_or("");
                 let msg = match msg.find("` belongs in ") {
-                    Some(at) if src[line_start..].trim_start().starts_with('[') => {
+                    Some(at) if line.trim_start().starts_with('[') || line.contains('{') => {
                         msg[..msg[..at].rfind("; `").unwrap_or(at)].to_string()
                     }
                     _ => msg,
@@ -1861,6 +1863,13 @@ fn syntax_hint(
             .next()
             .unwrap_or("")
             .trim();
+        // `[[search.exclude]]` (a list of tables, which may repeat) after `exclude = [...]`.
+        if header.starts_with("[[") {
+            return Some(format!(
+                "`{last}` is given as a key (`{last} = [...]`) before this {} table; allowed: one of the two forms, the key's list or the [[...]] tables",
+                shown(header)
+            ));
+        }
         return Some(format!(
             "the section {} is given twice (or also as a key `{}` written before it); allowed: each section once, its keys under one header",
             shown(header),

@@ -483,26 +483,38 @@ pub fn check_table_memory(plan: &Plan, jobs: usize) -> Result<()> {
         }
     }
     // The machine may hold them while this process may not get them (a `ulimit -v`, a
-    // container's limit): the tables the runs will hold at once are reserved here, before the
-    // results folder is touched, and given back. Reserved, not written: no page is touched,
-    // so this costs no time and no memory where the limit allows it. Without it, the first
-    // run to allocate its table would stop the experiment after an earlier run's results in
-    // the folder had been superseded.
-    let mut held: Vec<Vec<u8>> = Vec::new();
-    for _ in 0..threads {
-        let mut v = Vec::new();
-        if usize::try_from(b)
-            .ok()
-            .and_then(|n| v.try_reserve_exact(n).ok())
-            .is_none()
-        {
-            return Err(Error::Table(format!(
-                "{threads} run(s) at once, each with a table of up to {b} bytes, need more memory than this process can get; lower --jobs or the table size"
-            )));
-        }
-        held.push(v);
+    // container's limit): the runs' threads are started as the search starts them, each
+    // reserves its table (and, by a small allocation first, its allocator's arena), all hold
+    // them at once, then give them back, before the results folder is touched. Reserved, not
+    // written: no page is touched, so this costs no time and no memory where the limit allows
+    // it. Without it, the first run to allocate its table would stop the experiment after an
+    // earlier run's results in the folder had been superseded.
+    let refused = || {
+        Error::Table(format!(
+            "{threads} run(s) at once, each with a table of up to {b} bytes, need more memory than this process can get; lower --jobs or the table size"
+        ))
+    };
+    let bytes = usize::try_from(b).map_err(|_| refused())?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .build()
+        .map_err(|_| refused())?;
+    let all_in = std::sync::Barrier::new(threads as usize);
+    let got = pool.broadcast(|_| {
+        let small: Vec<u64> = Vec::with_capacity(8);
+        let mut table: Vec<u8> = Vec::new();
+        let ok = table.try_reserve_exact(bytes).is_ok();
+        // Every thread waits here, whether or not it got its table, so that all are held
+        // at once.
+        all_in.wait();
+        drop((small, table));
+        ok
+    });
+    if got.iter().all(|&ok| ok) {
+        Ok(())
+    } else {
+        Err(refused())
     }
-    Ok(())
 }
 
 /// Makes sure `dir` exists and can be written, before any search runs.
@@ -635,11 +647,12 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
             if let Err(e) = f.push(rec) {
                 if !warned.swap(true, std::sync::atomic::Ordering::Relaxed) {
                     bar.suspend(|| {
-                        eprintln!(
+                        let text = format!(
                             "warning: {}: cannot append to {} ({e}); the run goes on and writes runs.csv at the end, but if it is stopped before then, the runs finished from here on are searched again",
                             plan.name,
                             dir.join(partial::FILE).display()
-                        )
+                        );
+                        eprintln!("{}", crate::games::terminal_safe(&text))
                     });
                 }
             }

@@ -232,6 +232,29 @@ pub fn bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
+/// `text` as a terminal may show it: each control character (from a path or a file's text,
+/// such as ESC) written as its escape (`\u{1b}`), and each bidirectional control as its code
+/// (`\u{202e}`), so that no message moves the cursor, recolours the terminal or reorders the
+/// text around it; line ends and tabs stay.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| (c.is_control() && c != '\n' && c != '\t') || bidi_control(c);
+    if !text.chars().any(unsafe_char) {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| {
+            if !unsafe_char(c) {
+                c.to_string()
+            } else if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.escape_unicode().to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
 /// `text` as a message quotes it: whole up to 80 characters, else its first 60 and how long it
 /// is, so that a malformed line of megabytes gives a message of one line; a control character
 /// (a NUL, a tab) is written as its escape (`\0`, `\t`), which a terminal would not show;

@@ -40,6 +40,10 @@ pub fn check_oracle_memory(
 /// 9 hours per search at 30 M nodes per second (README, Performance: 25 to 50 M on one core).
 pub const MAX_UNBUDGETED_NODES: f64 = 1e12;
 
+/// The longest `max_seconds` that counts as a budget for `check_search_size`: about what
+/// `MAX_UNBUDGETED_NODES` take at 30 M nodes per second (33,333.3 s), in whole seconds.
+pub const MAX_BUDGET_SECONDS: f64 = 33_333.0;
+
 /// How long `nodes` take at 30 M nodes per second, in the unit a reader grasps.
 fn duration_text(nodes: f64) -> String {
     let s = nodes / 3e7;
@@ -82,9 +86,7 @@ pub fn check_search_size(
         let stops = run
             .max_nodes
             .is_some_and(|n| n as f64 <= MAX_UNBUDGETED_NODES)
-            || run
-                .max_seconds
-                .is_some_and(|s| s <= MAX_UNBUDGETED_NODES / 3e7);
+            || run.max_seconds.is_some_and(|s| s <= MAX_BUDGET_SECONDS);
         if stops {
             continue;
         }
@@ -98,8 +100,21 @@ pub fn check_search_size(
             ),
         };
         if nodes > MAX_UNBUDGETED_NODES {
+            // A budget given past the bound is said to be none here, not passed over.
+            let given: Vec<String> = [
+                run.max_nodes.map(|n| format!("max_nodes = {n}")),
+                run.max_seconds.map(|s| format!("max_seconds = {s:?}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let given = if given.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} is past that, so no budget here)", given.join(" and "))
+            };
             return Err(at(path, src, height_span(file), format!(
-                "[game] height: {} on a uniform tree of branching {b} searched {d} plies enters at least {nodes:.1e} nodes ({which}), {} per search at 30 M nodes per second; allowed without a budget: at most 10^12 nodes ({}); lower branching, height or depth, or set max_nodes (up to 10^12) or max_seconds (up to 33333, about 9 hours) in [search] to stop each search",
+                "[game] height: {} on a uniform tree of branching {b} searched {d} plies enters at least {nodes:.1e} nodes ({which}), {} per search at 30 M nodes per second; allowed without a budget: at most 10^12 nodes ({}); lower branching, height or depth, or set max_nodes (up to 10^12) or max_seconds (up to 33333, about 9 hours) in [search] to stop each search{given}",
                 run.algorithm.name(),
                 duration_text(nodes),
                 duration_text(MAX_UNBUDGETED_NODES)
