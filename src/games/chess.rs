@@ -265,12 +265,18 @@ fn legal_moves(b: &Board) -> Vec<Move> {
 /// legal moves of `b`.
 pub fn parse_uci(b: &Board, text: &str) -> Result<Move, String> {
     let t = text.trim();
-    let m: Move = t.parse().map_err(|_| {
-        format!(
-            "move `{}` is not UCI notation (e.g. e2e4, e7e8q)",
-            super::shown(t)
-        )
-    })?;
+    // cozy-chess reads a move from its first bytes and let `e2e4é` pass as `e2e4`: a UCI
+    // move is 4 or 5 ASCII letters and digits, nothing after.
+    let ascii = (4..=5).contains(&t.len()) && t.bytes().all(|c| c.is_ascii_alphanumeric());
+    let m: Move = Some(t)
+        .filter(|_| ascii)
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| {
+            format!(
+                "move `{}` is not UCI notation (e.g. e2e4, e7e8q)",
+                super::shown(t)
+            )
+        })?;
     let legal = legal_moves(b);
     if legal.contains(&m) {
         return Ok(m);
@@ -1394,6 +1400,30 @@ mod tests {
         let m = g.parse_move("e1c1").unwrap();
         assert_eq!(g.format_move(m), "e1c1");
         assert!(g.parse_move("e1f1").is_ok());
+    }
+
+    /// A UCI move is the move and nothing after it: cozy-chess alone read `e2e4é` as `e2e4`.
+    #[test]
+    fn uci_text_after_the_move_is_refused() {
+        let b = Board::default();
+        assert_eq!(parse_uci(&b, "e2e4").unwrap().to_string(), "e2e4");
+        for t in [
+            "e2e4é",
+            "e2e4\u{202e}g7g5",
+            "e2e4x",
+            "e2e",
+            "é2e4",
+            "e7e8qq",
+        ] {
+            let e = parse_uci(&b, t).unwrap_err();
+            assert!(
+                e.contains("is not UCI notation") || e.contains("not legal"),
+                "{t}: {e}"
+            );
+        }
+        assert!(parse_uci(&b, "e2e4é")
+            .unwrap_err()
+            .contains("is not UCI notation"));
     }
 
     #[test]
