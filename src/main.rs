@@ -77,6 +77,7 @@ fn note(text: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr().lock(), "{}", terminal_safe(text));
 }
 
+/// A message with its control and bidirectional characters escaped (`games::terminal_safe`).
 fn terminal_safe(text: std::fmt::Arguments) -> String {
     harness::games::terminal_safe(&text.to_string()).into_owned()
 }

@@ -67,8 +67,7 @@ fn duration_text(nodes: f64) -> String {
 /// one whose sure node count (minimax and negamax: the full tree; alpha-beta and the solver:
 /// the Knuth–Moore minimal tree, which even perfect ordering enters) passes
 /// `MAX_UNBUDGETED_NODES` with no `max_nodes` or `max_seconds` to stop it within that bound.
-/// Only uniform trees
-/// have a size known before the search.
+/// Only uniform trees have a size known before the search.
 pub fn check_search_size(
     path: &Path,
     src: &str,
