@@ -1412,13 +1412,25 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 // where the offending value starts.
                 let key = key_at(src, span.start);
                 let msg = syntax_hint(src, span.clone(), &msg, key.as_deref()).unwrap_or(msg);
-                // An unknown table header ([game.x]): no section's key of that name is a
-                // table, so the hint of where such a key belongs would mislead; nor does it
-                // help inside an inline table (`tt = { x = 1 }`), whose keys are its own.
+                // `plain_words`'s hint of where an unknown key belongs, taken back where it
+                // would mislead: at an unknown table header ([game.x]: no section's key of that
+                // name is a table), inside an inline table (`tt = { x = 1 }`), or among the
+                // keys of a table that is one (`random_openings`, `quiescence`, also written as
+                // a section): their keys are their own, and `x` there is no [report] `x`.
                 let line_start = src[..span.start].rfind('\n').map_or(0, |i| i + 1);
                 let line = src[line_start..].lines().next().unwrap_or("");
+                let named = expected_names(e.message());
+                let inline_keys = || {
+                    SECTIONS
+                        .iter()
+                        .any(|(section, name)| name.ends_with("{ ... }") && keys_of(section) == named)
+                };
                 let msg = match msg.find("` belongs in ") {
-                    Some(at) if line.trim_start().starts_with('[') || line.contains('{') => {
+                    Some(at)
+                        if line.trim_start().starts_with('[')
+                            || line.contains('{')
+                            || inline_keys() =>
+                    {
                         msg[..msg[..at].rfind("; `").unwrap_or(at)].to_string()
                     }
                     _ => msg,
@@ -2363,19 +2375,9 @@ fn plain_words(msg: &str) -> String {
         // serde's wording for two variants: "expected `a` or `b`".
         out = out.replacen(", expected ", "; allowed: ", 1);
     }
-    // Where the unknown key stands: a section's own keys (then it may belong in another
-    // section), or an inline table's such as `random_openings = { ... }` (then it does not:
-    // `x` there is no [report] `x`).
-    let in_section = || {
-        let named = expected_names(msg);
-        SECTIONS
-            .iter()
-            .any(|(section, name)| !name.ends_with("{ ... }") && keys_of(section) == named)
-    };
     if let Some(key) = out
         .strip_prefix("unknown key `")
         .and_then(|rest| rest.split('`').next())
-        .filter(|_| in_section())
     {
         let homes: Vec<String> = SECTIONS
             .iter()
