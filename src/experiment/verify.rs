@@ -10,7 +10,7 @@ use super::runner::{self, RunOptions};
 use super::shard::Shard;
 use crate::error::{Error, Result};
 use crate::report::csv::{header, row, RunRecord, TIME_COLUMNS};
-use crate::report::table::{from_parts, read_table, Table};
+use crate::report::table::{from_parts, read_table, Row, Table};
 
 /// One cell, or one run, that differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,7 +125,9 @@ fn own_columns(t: &mut Table, n: usize) {
     t.header.truncate(n);
     t.roles.truncate(n);
     for r in &mut t.rows {
-        r.truncate(n);
+        if r.len() > n {
+            *r = r.truncated(n);
+        }
     }
 }
 
@@ -140,8 +142,7 @@ pub fn compare(
     entry: &str,
 ) -> Verified {
     let key_col = t.col("run_key").unwrap_or(0);
-    let by_key: HashMap<&str, &Vec<String>> =
-        t.rows.iter().map(|r| (r[key_col].as_str(), r)).collect();
+    let by_key: HashMap<&str, &Row> = t.rows.iter().map(|r| (&r[key_col], r)).collect();
     let compared: Vec<usize> = (0..t.header.len())
         .filter(|&i| !is_time(&t.header[i]))
         .collect();
@@ -189,7 +190,12 @@ pub fn compare(
         let ours = row(&full.name, &t.header, r);
         for &c in &compared {
             if theirs[c] != ours[c] {
-                differences.push(diff(key, &t.header[c], theirs[c].clone(), ours[c].clone()));
+                differences.push(diff(
+                    key,
+                    &t.header[c],
+                    theirs[c].to_string(),
+                    ours[c].clone(),
+                ));
             }
         }
     }
@@ -272,7 +278,7 @@ pub fn compare_shard_file(
     let mut strays = Vec::new();
     for f in &lines {
         match runs.get(f.run_key.as_str()).and_then(|r| f.record(r)) {
-            Some(rec) => rows.push(row(&full.name, header_cols, &rec)),
+            Some(rec) => rows.push(Row::new(row(&full.name, header_cols, &rec))),
             None => strays.push(f.run_key.clone()),
         }
     }

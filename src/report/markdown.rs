@@ -122,7 +122,7 @@ fn solve_scores(m: &mut String, i: &Inputs) {
         return;
     };
     let ok = crate::search::Status::Ok.name();
-    let checked = |r: &usize| t.rows[*r][status] == ok && !t.rows[*r][expected].is_empty();
+    let checked = |r: &usize| &t.rows[*r][status] == ok && !t.rows[*r][expected].is_empty();
     let wrong = |r: &usize| checked(r) && t.rows[*r][score] != t.rows[*r][expected];
     let (n, w) = (
         (0..t.rows.len()).filter(checked).count(),

@@ -355,7 +355,7 @@ pub fn check_layout(
     let header = csv::header(records);
     let rows = records
         .iter()
-        .map(|r| csv::row(experiment, &header, r))
+        .map(|r| table::Row::new(csv::row(experiment, &header, r)))
         .collect();
     let t = table::from_parts(header, rows);
     let s = summary::summarize(&t);
@@ -374,7 +374,7 @@ fn pooled(t: &table::Table, layout: &charts::Layout) -> Option<summary::Summary>
         for c in &layout.pool {
             if let Some(i) = tp.col(c) {
                 for row in &mut tp.rows {
-                    row[i].clear();
+                    *row = row.with(i, "");
                 }
             }
         }
@@ -867,7 +867,7 @@ pub fn build(dir: &Path) -> Result<Built> {
         .map(|e| e.name.get_ref().clone())
         .unwrap_or_else(|| {
             t.col("experiment")
-                .map(|c| t.rows[0][c].clone())
+                .map(|c| t.rows[0][c].to_string())
                 .unwrap_or_default()
         });
     let md = markdown::render(&markdown::Inputs {
@@ -1020,7 +1020,7 @@ fn check_same_experiment(
     mf: Option<&manifest::Manifest>,
 ) -> Result<()> {
     // (A runs.csv of another tool may have no experiment column.)
-    let ran = t.col("experiment").map(|c| t.rows[0][c].as_str());
+    let ran = t.col("experiment").map(|c| &t.rows[0][c]);
     if let (Some(ran), Some(e)) = (ran, exp) {
         if ran != e.name.get_ref() {
             return Err(Error::input(format!(
@@ -1080,7 +1080,7 @@ fn layout_for(
     }
     // `depth = "full"` (the run key says so): depth is the plies left to the end of each
     // position, not a search parameter.
-    let full = |r: &Vec<String>, k: usize| r[k].split(';').any(|part| part == "depth=full");
+    let full = |r: &table::Row, k: usize| r[k].split(';').any(|part| part == "depth=full");
     layout.full_depth = t
         .col("run_key")
         .is_some_and(|k| t.rows.iter().all(|r| full(r, k)));
@@ -1090,8 +1090,8 @@ fn layout_for(
     // One game and no title of the experiment's own: the game names the charts.
     if layout.title.is_none() {
         if let Some(g) = t.col("game") {
-            let first = t.rows.first().map(|r| r[g].as_str());
-            if t.rows.iter().all(|r| Some(r[g].as_str()) == first) {
+            let first = t.rows.first().map(|r| &r[g]);
+            if t.rows.iter().all(|r| Some(&r[g]) == first) {
                 layout.title = first.and_then(crate::games::display_name).map(String::from);
             }
         }

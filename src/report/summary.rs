@@ -169,7 +169,7 @@ pub fn summarize(t: &Table) -> Summary {
     let ccols = t.columns_with(Role::Counter);
     let mut by_key: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
     for (r, row) in t.rows.iter().enumerate() {
-        let key: Vec<String> = pcols.iter().map(|&c| row[c].clone()).collect();
+        let key: Vec<String> = pcols.iter().map(|&c| row[c].to_string()).collect();
         by_key.entry(key).or_default().push(r);
     }
     let mut keyed: Vec<(Vec<String>, Vec<usize>)> = by_key.into_iter().collect();
@@ -195,19 +195,19 @@ pub fn summarize(t: &Table) -> Summary {
     let origin: Vec<Vec<&str>> = t
         .rows
         .iter()
-        .map(|row| origin_cols.iter().map(|&c| row[c].as_str()).collect())
+        .map(|row| origin_cols.iter().map(|&c| &row[c]).collect())
         .collect();
     let groups = keyed
         .into_iter()
         .map(|(key, rows)| {
             let positions: BTreeSet<&str> = rows
                 .iter()
-                .map(|&r| pos.map(|p| t.rows[r][p].as_str()).unwrap_or(""))
+                .map(|&r| pos.map(|p| &t.rows[r][p]).unwrap_or(""))
                 .collect();
             let stopped: Vec<usize> = rows
                 .iter()
                 .copied()
-                .filter(|&r| status.is_some_and(|s| t.rows[r][s] != "ok"))
+                .filter(|&r| status.is_some_and(|s| &t.rows[r][s] != "ok"))
                 .collect();
             let budget = stopped.len();
             let (max_ply, cap) = (t.col("max_ply"), t.col("theory_depth").or(t.col("depth")));
@@ -257,7 +257,7 @@ fn tree_key(t: &Table, row: usize) -> Vec<String> {
     std::iter::once("game")
         .chain(OPTION_COLUMNS.iter().copied())
         .chain(std::iter::once("depth"))
-        .filter_map(|c| t.col(c).map(|i| t.rows[row][i].clone()))
+        .filter_map(|c| t.col(c).map(|i| t.rows[row][i].to_string()))
         .collect()
 }
 
@@ -276,11 +276,12 @@ fn full_width_nodes(t: &Table) -> BTreeMap<(Vec<String>, String), f64> {
     let iterative = t.col("iterative");
     let mut acc: BTreeMap<(Vec<String>, String), (f64, usize)> = BTreeMap::new();
     for (r, row) in t.rows.iter().enumerate() {
-        let deepening = iterative.is_some_and(|c| row[c] == "true");
-        if (row[alg] == "minimax" || row[alg] == "negamax") && row[status] == "ok" && !deepening {
+        let deepening = iterative.is_some_and(|c| &row[c] == "true");
+        if (&row[alg] == "minimax" || &row[alg] == "negamax") && &row[status] == "ok" && !deepening
+        {
             if let Some(n) = numeric(&row[nodes]) {
                 let e = acc
-                    .entry((tree_key(t, r), row[pos].clone()))
+                    .entry((tree_key(t, r), row[pos].to_string()))
                     .or_insert((0.0, 0));
                 e.0 += n;
                 e.1 += 1;
@@ -340,7 +341,7 @@ fn group_theory(
         // one depth (`depth = [6, "full"]` where 6 plies are left) counts twice in both.
         let mut positions: Vec<(Vec<String>, String)> = rows
             .iter()
-            .map(|&r| (tree_key(t, r), t.rows[r][pos].clone()))
+            .map(|&r| (tree_key(t, r), t.rows[r][pos].to_string()))
             .collect();
         positions.sort();
         let nodes = positions

@@ -56,8 +56,90 @@ pub enum Role {
 #[derive(Clone, Debug)]
 pub struct Table {
     pub header: Vec<String>,
-    pub rows: Vec<Vec<String>>,
+    pub rows: Vec<Row>,
     pub roles: Vec<Role>,
+}
+
+/// One row of runs.csv, held compactly: its fields one after another in one string, and where
+/// each ends. A row of 66 fields as a `Vec<String>` takes about 3.6 KB (a string's 24 bytes
+/// and its allocation per field); this takes the row's text and 4 bytes a field, so that a
+/// million runs fit in memory while they are reported.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Row {
+    text: Box<str>,
+    ends: Box<[u32]>,
+}
+
+/// The longest row [`read_table`] takes, in bytes. A row harness writes is at most a few
+/// hundred KB (a line of 10,000 chess moves is 50 KB); the limit keeps every row, with the
+/// column a report adds, within the 4 GiB a [`Row`] can index.
+pub const MAX_ROW_BYTES: usize = 1 << 30;
+
+impl Row {
+    /// The row of these fields, whose text is at most [`MAX_ROW_BYTES`] and a few more
+    /// (`read_table` refuses longer rows; harness's own are far shorter).
+    pub fn new<S: AsRef<str>>(fields: impl IntoIterator<Item = S>) -> Row {
+        let mut text = String::new();
+        let mut ends = Vec::new();
+        for f in fields {
+            text.push_str(f.as_ref());
+            ends.push(u32::try_from(text.len()).expect("a row is shorter than 4 GiB"));
+        }
+        Row {
+            text: text.into_boxed_str(),
+            ends: ends.into_boxed_slice(),
+        }
+    }
+
+    /// The number of fields.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the row has no fields.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The fields, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len()).map(move |i| &self[i])
+    }
+
+    /// The row with field `i` replaced by `value`.
+    pub fn with(&self, i: usize, value: &str) -> Row {
+        Row::new(
+            self.iter()
+                .enumerate()
+                .map(|(j, f)| if j == i { value } else { f }),
+        )
+    }
+
+    /// The row's first `n` fields.
+    pub fn truncated(&self, n: usize) -> Row {
+        Row::new(self.iter().take(n))
+    }
+
+    /// The row with `value` after its last field.
+    pub fn pushed(&self, value: &str) -> Row {
+        Row::new(self.iter().chain(std::iter::once(value)))
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for Row {
+    fn from_iter<I: IntoIterator<Item = S>>(fields: I) -> Row {
+        Row::new(fields)
+    }
+}
+
+impl std::ops::Index<usize> for Row {
+    type Output = str;
+
+    /// Field `i` (panics past the last, as a slice does).
+    fn index(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
+    }
 }
 
 impl Table {
@@ -349,8 +431,15 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
             };
             Error::input(format!("{shown}:{line}: {what}"))
         })?;
-        starts.push(rec.position().map_or(0, |p| p.byte()));
-        rows.push(rec.iter().map(str::to_string).collect::<Vec<_>>());
+        let start = rec.position().map_or(0, |p| p.byte());
+        if rec.as_slice().len() > MAX_ROW_BYTES {
+            return Err(Error::input(format!(
+                "{shown}:{}: a row of more than 1 GiB; harness writes rows of at most a few hundred KB",
+                line_at(path, start)
+            )));
+        }
+        starts.push(start);
+        rows.push(Row::new(rec.iter()));
     }
     let line = |r: usize| line_at(path, starts[r]);
     if rows.is_empty() && !allow_empty {
@@ -409,7 +498,7 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
     }
     let statuses = [Status::Ok, Status::Budget].map(Status::name);
     for (r, row) in rows.iter().enumerate() {
-        if !statuses.contains(&row[status].as_str()) {
+        if !statuses.contains(&&row[status]) {
             return Err(Error::input(format!(
                 "{shown}:{}: column `status` holds `{}`; allowed: {}",
                 line(r),
@@ -422,13 +511,13 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
     // counters are partial).
     let value = header.iter().position(|h| h == "value");
     for (r, row) in rows.iter().enumerate() {
-        if row[status] != Status::Budget.name() {
+        if &row[status] != Status::Budget.name() {
             if let Some(c) = value.filter(|&c| row[c].is_empty()) {
                 return Err(Error::input(format!(
                     "{shown}:{}: column `{}` is empty in a run of status `{}`; harness writes the value of every search that finished (empty only with status `{}`)",
                     line(r),
                     header[c],
-                    row[status],
+                    &row[status],
                     Status::Budget.name()
                 )));
             }
@@ -440,7 +529,7 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
                     return Err(Error::input(format!(
                         "{shown}:{}: a run stopped by a budget holds `{}` in `{name}`; harness leaves value, best_move and pv empty there",
                         line(r),
-                        row[c]
+                        &row[c]
                     )));
                 }
             }
@@ -453,7 +542,7 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
         )));
     }
     let k = header.iter().position(|h| h == "run_key").unwrap_or(0);
-    let mut keys: Vec<&str> = rows.iter().map(|r| r[k].as_str()).collect();
+    let mut keys: Vec<&str> = rows.iter().map(|r| &r[k]).collect();
     keys.sort_unstable();
     if let Some(w) = keys.windows(2).find(|w| w[0] == w[1]) {
         return Err(Error::input(format!(
@@ -469,7 +558,7 @@ pub fn read_table(path: &Path, allow_empty: bool) -> Result<Table> {
 
 /// A table of rows as `harness run` writes them, with the columns' roles: parameters before
 /// `status` or known by name, counters where every value is a number.
-pub fn from_parts(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+pub fn from_parts(header: Vec<String>, rows: Vec<Row>) -> Table {
     with_nodes_over_best(classify(header, rows))
 }
 
@@ -487,8 +576,8 @@ fn with_nodes_over_best(mut t: Table) -> Table {
     else {
         return t;
     };
-    let best_first = |r: &[String]| r[ord] == "oracle-best";
-    if t.col(NODES_OVER_BEST).is_some() || !t.rows.iter().any(|r| best_first(r)) {
+    let best_first = |r: &Row| &r[ord] == "oracle-best";
+    if t.col(NODES_OVER_BEST).is_some() || !t.rows.iter().any(&best_first) {
         return t;
     }
     let ok = Status::Ok.name();
@@ -500,15 +589,15 @@ fn with_nodes_over_best(mut t: Table) -> Table {
                     || ["position_id", "position"].contains(&t.header[i].as_str())
             })
             .collect();
-        fn key<'a>(cols: &[usize], r: &'a [String]) -> Vec<&'a str> {
-            cols.iter().map(|&i| r[i].as_str()).collect()
+        fn key<'a>(cols: &[usize], r: &'a Row) -> Vec<&'a str> {
+            cols.iter().map(|&i| &r[i]).collect()
         }
         let mut best: std::collections::BTreeMap<Vec<&str>, (f64, u32)> = Default::default();
         // Keys with an oracle-best run a budget stopped (one repetition of several, with
         // random tie-breaking): their best-first tree is not known, so no ratio.
         let mut stopped = std::collections::BTreeSet::new();
         for r in t.rows.iter().filter(|r| best_first(r)) {
-            if r[status] != ok {
+            if &r[status] != ok {
                 stopped.insert(key(&key_cols, r));
             } else if let Some(n) = numeric(&r[nodes]) {
                 let e = best.entry(key(&key_cols, r)).or_insert((0.0, 0));
@@ -523,7 +612,7 @@ fn with_nodes_over_best(mut t: Table) -> Table {
             .iter()
             .map(
                 |r| match (best.get(&key(&key_cols, r)), numeric(&r[nodes])) {
-                    (Some(&(sum, k)), Some(n)) if r[status] == ok && sum > 0.0 => {
+                    (Some(&(sum, k)), Some(n)) if &r[status] == ok && sum > 0.0 => {
                         format!("{}", n / (sum / f64::from(k)))
                     }
                     _ => String::new(),
@@ -536,14 +625,14 @@ fn with_nodes_over_best(mut t: Table) -> Table {
     }
     t.header.push(NODES_OVER_BEST.to_string());
     for (r, v) in t.rows.iter_mut().zip(values) {
-        r.push(v);
+        *r = r.pushed(&v);
     }
     t.roles.push(Role::Counter);
     t
 }
 
 /// Sorts the columns into roles.
-fn classify(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+fn classify(header: Vec<String>, rows: Vec<Row>) -> Table {
     let status = header.iter().position(|h| h == "status").unwrap_or(0);
     let roles = header
         .iter()
@@ -616,6 +705,32 @@ mod tests {
         }
     }
 
+    /// A row gives back each field as it was given, empty ones and the first and last
+    /// included, and replacing, dropping or adding a field leaves the others as they were.
+    #[test]
+    fn a_row_keeps_its_fields() {
+        let fields = ["", "ok", "", "a,b", "é🙂", ""];
+        let r = Row::new(fields);
+        assert_eq!(r.len(), 6);
+        assert_eq!(r.iter().collect::<Vec<_>>(), fields);
+        for (i, f) in fields.iter().enumerate() {
+            assert_eq!(&r[i], *f);
+        }
+        let w = r.with(1, "budget");
+        assert_eq!(
+            w.iter().collect::<Vec<_>>(),
+            ["", "budget", "", "a,b", "é🙂", ""]
+        );
+        assert_eq!(r.with(5, "x")[5], *"x");
+        assert_eq!(r.truncated(4).iter().collect::<Vec<_>>(), &fields[..4]);
+        let p = r.pushed("2.5");
+        assert_eq!(p.len(), 7);
+        assert_eq!(&p[6], "2.5");
+        assert_eq!(&p[4], "é🙂");
+        assert!(Row::new(Vec::<String>::new()).is_empty());
+        assert_eq!(Row::new([""]).len(), 1);
+    }
+
     /// A run's nodes over those of the oracle-best run of its position and parameters: empty
     /// without one, with a budget stop on either side, and for another algorithm or depth.
     #[test]
@@ -650,7 +765,7 @@ mod tests {
         );
         let c = t.col(NODES_OVER_BEST).expect("derived column");
         assert_eq!(t.roles[c], Role::Counter);
-        let got: Vec<&str> = t.rows.iter().map(|r| r[c].as_str()).collect();
+        let got: Vec<&str> = t.rows.iter().map(|r| &r[c]).collect();
         assert_eq!(got, ["1", "3.5", "", "", "", "", "", "", "", "", ""]);
         // No oracle-best run: no column.
         let t = from_parts(
