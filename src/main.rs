@@ -290,12 +290,13 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
             s.count,
         ));
     }
-    let built = finish(&plan, &dir, &mut manifest, &records)?;
+    let n = records.len();
+    let built = finish(&plan, &dir, &mut manifest, records)?;
     say_written(
         &plan.name,
         &format!(
             "{} ({budget} stopped by a budget{resumed_note})",
-            counted(records.len(), "run")
+            counted(n, "run")
         ),
         &dir,
         &built,
@@ -447,12 +448,13 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
     };
     let records = runner::run_plan(&plan, &dir, &opts)?;
     let budget = stopped(&records);
-    let built = finish(&plan, &dir, &mut manifest, &records)?;
+    let n = records.len();
+    let built = finish(&plan, &dir, &mut manifest, records)?;
     say_written(
         &plan.name,
         &format!(
             "{} from {} ({budget} stopped by a budget)",
-            counted(records.len(), "run"),
+            counted(n, "run"),
             counted(count, "shard")
         ),
         &dir,
@@ -684,23 +686,17 @@ fn csv_field(s: &str) -> String {
 }
 
 /// The end of a run or merge whose runs.csv is written: the manifest's end time, the partial
-/// file removed, the report built, and the warnings the results call for.
+/// file removed, the report built, and the warnings the results call for. The records are
+/// dropped before the report reads runs.csv back, so that the two are not in memory at once.
 fn finish(
     plan: &plan::Plan,
     dir: &Path,
     manifest: &mut report::manifest::Manifest,
-    records: &[harness::report::csv::RunRecord],
+    records: Vec<harness::report::csv::RunRecord>,
 ) -> anyhow::Result<report::Built> {
     manifest.finish(records.len());
     manifest.write(dir)?;
     partial::remove(dir)?;
-    let built = report::build(dir).map_err(|e| {
-        anyhow::Error::new(e).context(format!(
-            "{} is written, but the report is not; fix the cause and run `harness plot {}`",
-            dir.join("runs.csv").display(),
-            dir.display()
-        ))
-    })?;
     // A solve that proves another score than the positions file's is a finding (a
     // table with few key bits, naive-exact bounds) or a fault: never silent.
     let differ = records
@@ -712,6 +708,14 @@ fn finish(
                 && r.run.game.external_score(&r.run.position, r.value) != r.run.expected
         })
         .count();
+    drop(records);
+    let built = report::build(dir).map_err(|e| {
+        anyhow::Error::new(e).context(format!(
+            "{} is written, but the report is not; fix the cause and run `harness plot {}`",
+            dir.join("runs.csv").display(),
+            dir.display()
+        ))
+    })?;
     if differ > 0 {
         note(format_args!(
             "warning: {}: {differ} finished solve run(s) proved a score other than the positions file's expected one (runs.csv columns score and expected)",

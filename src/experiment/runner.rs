@@ -658,9 +658,11 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
             }
         }
     })?;
-    let mut records = kept;
-    records.extend(results);
-    records.sort_by(|a, b| a.run.key.cmp(&b.run.key));
+    // The resumed runs join the searched ones (not the other way: the larger vector is not
+    // copied); run keys are unique, so the unstable sort (no buffer) orders them as a stable one.
+    let mut records = results;
+    records.extend(kept);
+    records.sort_unstable_by(|a, b| a.run.key.cmp(&b.run.key));
     csv::write_runs(&dir.join("runs.csv"), &plan.name, &records)?;
     // The partial file stays until the caller has marked the run finished (the manifest's
     // end time) and calls `partial::remove`: a run killed between the two is resumed whole.

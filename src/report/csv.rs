@@ -392,18 +392,16 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
 /// Writes `records` (already sorted by run key) to `path` atomically.
 pub fn write_runs(path: &Path, experiment: &str, records: &[RunRecord]) -> Result<()> {
     let header = header(records);
-    let mut buf = Vec::new();
-    {
-        let mut w = ::csv::Writer::from_writer(&mut buf);
-        let io = |e: ::csv::Error| Error::Internal(format!("CSV: {e}"));
-        w.write_record(&header).map_err(io)?;
+    // Streamed to the file, row by row: the whole text in memory as well as the records
+    // would be a third more at the run's peak.
+    write_atomic_with(path, |f| {
+        let mut w = ::csv::Writer::from_writer(f);
+        w.write_record(&header)?;
         for r in records {
-            w.write_record(row(experiment, &header, r)).map_err(io)?;
+            w.write_record(row(experiment, &header, r))?;
         }
         w.flush()
-            .map_err(|e| Error::Internal(format!("CSV: {e}")))?;
-    }
-    write_atomic(path, &buf)
+    })
 }
 
 /// Removes the file at `path`; a file already gone is fine.
@@ -441,14 +439,23 @@ pub fn create_new(path: &Path) -> std::io::Result<File> {
 /// Writes `bytes` to `path` through a temporary file in the same folder (`tmp_of`): write,
 /// flush, sync, rename, sync the folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_with(path, |f| f.write_all(bytes))
+}
+
+/// [`write_atomic`] with what `write` writes to the temporary file (through a buffer).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<File>) -> std::io::Result<()>,
+) -> Result<()> {
     let tmp = tmp_of(path);
     let io = |e: std::io::Error| Error::Io {
         path: path.to_path_buf(),
         err: e,
     };
-    let written = create_new(&tmp).and_then(|mut f| {
-        f.write_all(bytes)?;
-        f.flush()?;
+    let written = create_new(&tmp).and_then(|f| {
+        let mut w = std::io::BufWriter::new(f);
+        write(&mut w)?;
+        let f = w.into_inner().map_err(|e| e.into_error())?;
         f.sync_all()
     });
     let done = written.and_then(|_| std::fs::rename(&tmp, path));
