@@ -5,8 +5,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-/// Okabe-Ito colours (distinguishable with colour-blindness) without the pale yellow, then
-/// Paul Tol's darker muted ones: 13 before a colour repeats (markers differ meanwhile).
+/// Okabe-Ito colours (distinguishable with colour-blindness) without the pale yellow and the
+/// black (the theory lines are black and greys), then Paul Tol's darker muted ones: 13 before
+/// a colour repeats (markers differ meanwhile).
 const PALETTE: [RGBColor; 13] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
@@ -14,7 +15,7 @@ const PALETTE: [RGBColor; 13] = [
     RGBColor(204, 121, 167),
     RGBColor(230, 159, 0),
     RGBColor(86, 180, 233),
-    RGBColor(0, 0, 0),
+    RGBColor(17, 119, 51),
     RGBColor(136, 34, 85),
     RGBColor(68, 170, 153),
     RGBColor(153, 153, 51),

@@ -359,6 +359,20 @@ fn dashed_lines_keep_their_kind_and_differ_within_it() {
     assert!(dashes[0] != dashes[1] && dashes[1] != dashes[2] && dashes[0] != dashes[2]);
 }
 
+/// No series colour can be read as a theory line's: every one of the 13 is a colour, far from
+/// black and the greys the dashed lines take (series 7 was black, as the minimal tree is).
+#[test]
+fn series_colours_are_not_theory_greys() {
+    use super::style::{dashed_style, LINE_KINDS};
+    let greys: Vec<RGBColor> = (0..LINE_KINDS * 5).map(|i| dashed_style(i).0).collect();
+    for i in 0..13 {
+        let RGBColor(r, g, b) = color(i);
+        let spread = r.max(g).max(b) - r.min(g).min(b);
+        assert!(spread >= 80, "series {i}: {:?} is nearly grey", (r, g, b));
+        assert!(!greys.contains(&color(i)), "series {i}");
+    }
+}
+
 /// One x value gets one tick, at that value: none half a step either side, where no whole
 /// number is to label it.
 #[test]
