@@ -251,7 +251,7 @@ fn run(a: cli::RunArgs) -> anyhow::Result<()> {
         header: Some(header.clone()),
         done,
     };
-    let records = runner::run_plan(&plan, &dir, &opts)
+    let records = runner::run_plan(&plan, &dir, opts)
         .map_err(|e| runner::place_table_error(e, &file, &src))?;
     let budget = stopped(&records);
     let resumed_note = if resumed > 0 {
@@ -446,7 +446,7 @@ fn merge(a: cli::MergeArgs) -> anyhow::Result<()> {
         header: Some(header),
         done: merged.done,
     };
-    let records = runner::run_plan(&plan, &dir, &opts)?;
+    let records = runner::run_plan(&plan, &dir, opts)?;
     let budget = stopped(&records);
     let n = records.len();
     let built = finish(&plan, &dir, &mut manifest, records)?;

@@ -243,7 +243,7 @@ fn position_sources_build_the_grid_and_name_bad_lines() {
     let records = harness::experiment::runner::run_plan(
         &plan,
         &tmp.path().join("out"),
-        &harness::experiment::runner::RunOptions {
+        harness::experiment::runner::RunOptions {
             jobs: 1,
             quiet: true,
             ..Default::default()

@@ -534,7 +534,7 @@ fn run_experiment(file: &str) -> Vec<csv::StringRecord> {
     runner::run_plan(
         &plan,
         dir.path(),
-        &runner::RunOptions {
+        runner::RunOptions {
             jobs: 2,
             quiet: true,
             ..Default::default()

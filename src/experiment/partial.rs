@@ -302,11 +302,15 @@ pub struct Writer {
 impl Writer {
     pub fn create(dir: &Path, header: &Header, kept: &[RunRecord]) -> Result<Writer> {
         let path = dir.join(FILE);
-        let mut text = json_line(header)?;
-        for r in kept {
-            text.push_str(&json_line(&Finished::of(r))?);
-        }
-        crate::report::csv::write_atomic(&path, text.as_bytes())?;
+        // Streamed, line by line: a resumed run's text is not held whole beside its records.
+        let line = |x: Result<String>| x.map_err(|e| std::io::Error::other(e.to_string()));
+        crate::report::csv::write_atomic_with(&path, |f| {
+            f.write_all(line(json_line(header))?.as_bytes())?;
+            for r in kept {
+                f.write_all(line(json_line(&Finished::of(r)))?.as_bytes())?;
+            }
+            Ok(())
+        })?;
         let file = OpenOptions::new()
             .append(true)
             .open(&path)

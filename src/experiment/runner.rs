@@ -629,11 +629,13 @@ pub fn search_all(
 /// Runs every run of the plan that `opts.done` does not already hold and writes
 /// `dir/runs.csv`, keeping `dir/runs.csv.partial` (see `partial::remove`). Returns the
 /// records, sorted.
-pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRecord>> {
+pub fn run_plan(plan: &Plan, dir: &Path, mut opts: RunOptions) -> Result<Vec<RunRecord>> {
     validate_plan(plan)?;
     check_table_memory(plan, opts.jobs)?;
     prepare_output(dir)?;
-    let (kept, todo) = partial::split(plan, &opts.done);
+    // The finished runs become records here; the map of them goes at once (a resumed run's
+    // or a merge's runs are not held twice).
+    let (kept, todo) = partial::split(plan, &std::mem::take(&mut opts.done));
     let header = opts
         .header
         .clone()
@@ -642,7 +644,7 @@ pub fn run_plan(plan: &Plan, dir: &Path, opts: &RunOptions) -> Result<Vec<RunRec
     // The first failure to append to the partial file is reported (on stderr, also with
     // --quiet): the run goes on, but a kill from then on would lose the runs not recorded.
     let warned = std::sync::atomic::AtomicBool::new(false);
-    let results = search_all(plan, &todo, kept.len(), opts, |rec, bar| {
+    let results = search_all(plan, &todo, kept.len(), &opts, |rec, bar| {
         if let Ok(mut f) = partial.lock() {
             if let Err(e) = f.push(rec) {
                 if !warned.swap(true, std::sync::atomic::Ordering::Relaxed) {

@@ -447,6 +447,13 @@ pub fn read(path: &Path) -> Result<(Header, Vec<Finished>)> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Vec::new();
     for (n, l) in lines {
+        // A run's row is built from its line (and the plan's run): the limit of a row of
+        // runs.csv holds here too.
+        if l.len() > crate::report::table::MAX_ROW_BYTES {
+            return Err(Error::input(format!(
+                "{shown}:{n}: damaged: a line of more than 1 GiB, where harness writes at most a few hundred KB; rerun the shard"
+            )));
+        }
         let f: Finished = serde_json::from_str(l).map_err(|_| damaged(n))?;
         if let Some((field, c)) = f.control_char() {
             return Err(Error::input(format!(

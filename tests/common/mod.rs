@@ -59,7 +59,7 @@ pub fn run_records(toml: &str) -> Vec<harness::report::csv::RunRecord> {
     harness::experiment::runner::run_plan(
         &plan,
         &tmp.path().join("out"),
-        &harness::experiment::runner::RunOptions {
+        harness::experiment::runner::RunOptions {
             jobs: 1,
             quiet: true,
             ..Default::default()
