@@ -44,8 +44,21 @@ pub fn random_openings<G: Game>(
     plies: u32,
     seed: u64,
 ) -> Result<Vec<G>, String> {
+    random_openings_as(start, count, plies, seed, G::clone)
+}
+
+/// [`random_openings`], each kept as `keep` makes it of the game after the opening (its
+/// text, say: a chess game holds a board per ply played, 25 KB after 200 plies, which
+/// 100,000 openings would hold at once).
+pub fn random_openings_as<G: Game, T>(
+    start: &G,
+    count: u32,
+    plies: u32,
+    seed: u64,
+    keep: impl Fn(&G) -> T,
+) -> Result<Vec<T>, String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut out: Vec<G> = Vec::with_capacity(count as usize);
+    let mut out: Vec<T> = Vec::with_capacity(count as usize);
     let mut keys = std::collections::BTreeSet::new();
     let mut buf = Vec::with_capacity(start.max_moves());
     // A request that cannot be met (more plies than the game lasts, more openings than
@@ -77,7 +90,7 @@ pub fn random_openings<G: Game>(
             continue;
         }
         if keys.insert(g.key()) {
-            out.push(g);
+            out.push(keep(&g));
             misses = 0;
         }
     }

@@ -142,29 +142,23 @@ impl GameSetup {
         plies: u32,
         seed: u64,
     ) -> std::result::Result<Vec<String>, String> {
-        use crate::experiment::positions::random_openings;
-        fn text<G: crate::games::Game>(v: Vec<G>) -> Vec<String> {
-            v.iter().map(|g| g.format_position()).collect()
+        use crate::experiment::positions::random_openings_as;
+        use crate::games::Game;
+        // Each opening becomes its text as it is found: the games are not all held at once.
+        fn text<G: Game>(
+            start: &G,
+            count: u32,
+            plies: u32,
+            seed: u64,
+        ) -> std::result::Result<Vec<String>, String> {
+            random_openings_as(start, count, plies, seed, G::format_position)
         }
         match self {
-            GameSetup::TicTacToe { scale } => Ok(text(random_openings(
-                &TicTacToe::new(*scale),
-                count,
-                plies,
-                seed,
-            )?)),
-            GameSetup::Connect4 { width, height } => Ok(text(random_openings(
-                &Connect4::new(*width, *height),
-                count,
-                plies,
-                seed,
-            )?)),
-            GameSetup::Chess => Ok(text(random_openings(
-                &Chess::parse_position("start")?,
-                count,
-                plies,
-                seed,
-            )?)),
+            GameSetup::TicTacToe { scale } => text(&TicTacToe::new(*scale), count, plies, seed),
+            GameSetup::Connect4 { width, height } => {
+                text(&Connect4::new(*width, *height), count, plies, seed)
+            }
+            GameSetup::Chess => text(&Chess::parse_position("start")?, count, plies, seed),
             GameSetup::Nim { .. } => {
                 Err("Nim has no initial position to open from; list heap sizes in positions".into())
             }
