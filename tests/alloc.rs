@@ -73,17 +73,29 @@ fn same_allocations<G: Game>(
     }
 }
 
+/// Uniform tree 0 of branching `b`, height 6.
+fn tree(b: u32) -> Uniform {
+    let spec = UniformSpec {
+        branching: b,
+        height: 6,
+        values: Values::Distinct,
+        model: Model::Independent,
+    };
+    Uniform::new(spec, 0, 11)
+}
+
+/// King and pawn against king, and a middlegame of 48 moves with captures on both sides.
+fn chess_pair() -> (Chess, Chess) {
+    let ending = Chess::parse_position("8/8/8/4k3/8/4P3/8/4K3 w - - 0 1").unwrap();
+    let busy = Chess::parse_position(
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    )
+    .unwrap();
+    (ending, busy)
+}
+
 #[test]
 fn uniform_trees_allocate_the_same_for_b_2_and_b_8() {
-    let tree = |b| {
-        let spec = UniformSpec {
-            branching: b,
-            height: 6,
-            values: Values::Distinct,
-            model: Model::Independent,
-        };
-        Uniform::new(spec, 0, 11)
-    };
     let orderings = ["natural", "random", "killer+history", "tt+killer+history"];
     same_allocations("uniform", tree(2), tree(8), specs(6, &orderings));
 }
@@ -94,15 +106,6 @@ fn uniform_trees_allocate_the_same_for_b_2_and_b_8() {
 /// ratio), never once per node.
 #[test]
 fn the_oracle_allocates_as_its_memo_doubles_not_per_node() {
-    let tree = |b| {
-        let spec = UniformSpec {
-            branching: b,
-            height: 6,
-            values: Values::Distinct,
-            model: Model::Independent,
-        };
-        Uniform::new(spec, 0, 11)
-    };
     for o in ["oracle-best", "oracle-worst", "strong:0.7:0.9"] {
         let mut s = SearchSpec::new(Algorithm::AlphaBeta, 6);
         s.ordering = Ordering::parse(o).unwrap();
@@ -147,13 +150,8 @@ fn nim_allocates_the_same_for_small_and_large_heaps() {
 }
 
 #[test]
-fn chess_allocates_the_same_from_an_ending_and_the_initial_position() {
-    // King and pawn against king, and a middlegame of 48 moves with captures on both sides.
-    let ending = Chess::parse_position("8/8/8/4k3/8/4P3/8/4K3 w - - 0 1").unwrap();
-    let busy = Chess::parse_position(
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    )
-    .unwrap();
+fn chess_allocates_the_same_from_an_ending_and_a_middlegame() {
+    let (ending, busy) = chess_pair();
     let orderings = ["mvv-lva", "tt+killer+history+mvv-lva"];
     same_allocations("chess", ending, busy, specs(3, &orderings));
 }
@@ -164,11 +162,7 @@ fn chess_allocates_the_same_from_an_ending_and_the_initial_position() {
 /// the lists of them doubling), never by its nodes.
 #[test]
 fn quiescence_allocates_per_ply_reached_not_per_node() {
-    let ending = Chess::parse_position("8/8/8/4k3/8/4P3/8/4K3 w - - 0 1").unwrap();
-    let busy = Chess::parse_position(
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    )
-    .unwrap();
+    let (ending, busy) = chess_pair();
     let mut q = SearchSpec::new(Algorithm::AlphaBeta, 3);
     q.ordering = Ordering::parse("mvv-lva").unwrap();
     q.quiescence = Quiescence {
