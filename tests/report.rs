@@ -551,6 +551,52 @@ fn summary_growth_between_depths() {
     assert_eq!(got, want);
 }
 
+/// Iterative deepening's per-iteration counts, summarized per group: the mean in each
+/// iteration over the finished runs that reached it (a run a budget stopped is left out, and
+/// a cell that does not read as iterations), as `iteration_nodes_mean` beside runs.csv's
+/// `iteration_nodes`.
+#[test]
+fn summary_means_each_iteration_over_the_runs_that_reached_it() {
+    let rows = rows_of(
+        &[
+            "run_key",
+            "ordering",
+            "position_id",
+            "nodes",
+            "status",
+            "iteration_nodes",
+        ],
+        &[
+            &["a1", "natural", "0", "16", "ok", "1:1 2:5 3:10"],
+            &["a2", "natural", "1", "9", "ok", "1:2 2:7"],
+            &["a3", "natural", "2", "31", "ok", "1:4 2:6 3:21"],
+            &["a4", "natural", "3", "900", "budget", "1:100 2:800"],
+            &["b1", "static", "0", "3", "ok", "1:3"],
+            // Not iterations (a hand-edited cell): counts for none.
+            &["b2", "static", "1", "4", "ok", "1:2 two:5"],
+        ],
+    );
+    let got = plotted_summary(
+        &runs_csv(&[], &["iteration_nodes"], &rows),
+        &["ordering", "iteration_nodes_mean"],
+    );
+    // Iteration 1: (1 + 2 + 4) / 3; iteration 2: (5 + 7 + 6) / 3; iteration 3: (10 + 21) / 2.
+    assert_eq!(
+        got,
+        [
+            vec!["natural".to_string(), "1:2.333333 2:6 3:15.5".to_string()],
+            vec!["static".to_string(), "1:3".to_string()],
+        ]
+    );
+    // No iterations anywhere: no column.
+    let tmp = plotted(&runs_csv(&[], &[], &hand_made_rows()));
+    let head = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+    assert!(
+        !head.lines().next().unwrap().contains("iteration_"),
+        "{head}"
+    );
+}
+
 /// A theory figure past what a float holds (the full tree of b = 10^6 to depth 60) is an
 /// empty cell, and so is the ratio over it (which read 0); the ratio over the minimal tree
 /// (about 10^180) stays.

@@ -98,6 +98,9 @@ pub struct Group {
     /// One entry per `Summary::counters`.
     pub stats: Vec<Option<Stats>>,
     pub theory: Option<Theory>,
+    /// One entry per `Summary::iterations`: the mean of that counter in each iteration,
+    /// `1:m1 2:m2 ...` (see [`iteration_means`]).
+    pub iteration_means: Vec<String>,
 }
 
 impl Group {
@@ -115,6 +118,9 @@ impl Group {
 pub struct Summary {
     pub params: Vec<String>,
     pub counters: Vec<String>,
+    /// The per-iteration columns of runs.csv (`iteration_nodes`, ...) that some run fills:
+    /// iterative deepening's.
+    pub iterations: Vec<String>,
     pub groups: Vec<Group>,
 }
 
@@ -167,6 +173,10 @@ pub fn fmt_num(v: f64) -> String {
 pub fn summarize(t: &Table) -> Summary {
     let pcols = t.columns_with(Role::Parameter);
     let ccols = t.columns_with(Role::Counter);
+    let icols: Vec<usize> = (0..t.header.len())
+        .filter(|&c| t.header[c].starts_with(crate::report::csv::ITERATION_PREFIX))
+        .filter(|&c| t.rows.iter().any(|r| !r[c].is_empty()))
+        .collect();
     let mut by_key: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
     for (r, row) in t.rows.iter().enumerate() {
         let key: Vec<String> = pcols.iter().map(|&c| row[c].to_string()).collect();
@@ -233,6 +243,16 @@ pub fn summarize(t: &Table) -> Summary {
                 })
                 .collect();
             let theory = group_theory(t, &rows, &full_width);
+            let iteration_means = icols
+                .iter()
+                .map(|&c| {
+                    iteration_means(
+                        rows.iter()
+                            .filter(|&&r| status.is_none_or(|s| &t.rows[r][s] == "ok"))
+                            .map(|&r| &t.rows[r][c]),
+                    )
+                })
+                .collect();
             Group {
                 key,
                 positions: positions.len(),
@@ -242,14 +262,43 @@ pub fn summarize(t: &Table) -> Summary {
                 budget_short,
                 stats,
                 theory,
+                iteration_means,
             }
         })
         .collect();
     Summary {
         params: pcols.iter().map(|&c| t.header[c].clone()).collect(),
         counters: ccols.iter().map(|&c| t.header[c].clone()).collect(),
+        iterations: icols.iter().map(|&c| t.header[c].clone()).collect(),
         groups,
     }
+}
+
+/// The mean of a per-iteration counter in each iteration over `cells` (runs.csv's
+/// `1:10 2:82 3:586`, one cell per finished run of a group), written the same way: iteration
+/// i's mean is over the runs that reached iteration i (a position that ends sooner stops its
+/// iterations sooner). Empty where no cell holds an iteration; a cell that does not read as
+/// iterations (a hand-edited runs.csv) counts for none.
+pub fn iteration_means<'a>(cells: impl Iterator<Item = &'a str>) -> String {
+    let mut sums: BTreeMap<u64, (f64, u64)> = BTreeMap::new();
+    for cell in cells {
+        let parsed: Option<Vec<(u64, f64)>> = cell
+            .split_whitespace()
+            .map(|pair| {
+                let (i, v) = pair.split_once(':')?;
+                Some((crate::games::parse_digits(i)?, numeric(v)?))
+            })
+            .collect();
+        for (i, v) in parsed.unwrap_or_default() {
+            let e = sums.entry(i).or_insert((0.0, 0));
+            e.0 += v;
+            e.1 += 1;
+        }
+    }
+    sums.iter()
+        .map(|(i, (sum, n))| format!("{i}:{}", fmt_num(sum / *n as f64)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The tree a run searched, for matching with full-width runs: game, game options, depth.
@@ -501,6 +550,7 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
             x.to_string()
         }
     }));
+    header.extend(s.iterations.iter().map(|c| format!("{c}_mean")));
     let mut w = ::csv::Writer::from_writer(Vec::new());
     let _ = w.write_record(&header);
     let opt = |v: Option<f64>| v.map(fmt_num).unwrap_or_default();
@@ -538,6 +588,7 @@ pub fn to_csv(s: &Summary) -> Vec<u8> {
             None => rec.extend(std::iter::repeat_n(String::new(), THEORY_COLUMNS.len())),
         }
         rec.extend(growth.map(opt));
+        rec.extend(g.iteration_means.iter().cloned());
         let _ = w.write_record(&rec);
     }
     w.into_inner().unwrap_or_default()
