@@ -552,28 +552,26 @@ fn summary_growth_between_depths() {
 }
 
 /// Iterative deepening's per-iteration counts, summarized per group: the mean in each
-/// iteration over the finished runs that reached it (a run a budget stopped is left out, and
-/// a cell that does not read as iterations), as `iteration_nodes_mean` beside runs.csv's
-/// `iteration_nodes`.
+/// iteration over the finished runs that reached it (a run a budget stopped is left out), as
+/// `iteration_nodes_mean` beside runs.csv's `iteration_nodes`.
 #[test]
 fn summary_means_each_iteration_over_the_runs_that_reached_it() {
+    let columns = [
+        "run_key",
+        "ordering",
+        "position_id",
+        "nodes",
+        "status",
+        "iteration_nodes",
+    ];
     let rows = rows_of(
-        &[
-            "run_key",
-            "ordering",
-            "position_id",
-            "nodes",
-            "status",
-            "iteration_nodes",
-        ],
+        &columns,
         &[
             &["a1", "natural", "0", "16", "ok", "1:1 2:5 3:10"],
             &["a2", "natural", "1", "9", "ok", "1:2 2:7"],
             &["a3", "natural", "2", "31", "ok", "1:4 2:6 3:21"],
             &["a4", "natural", "3", "900", "budget", "1:100 2:800"],
             &["b1", "static", "0", "3", "ok", "1:3"],
-            // Not iterations (a hand-edited cell): counts for none.
-            &["b2", "static", "1", "4", "ok", "1:2 two:5"],
         ],
     );
     let got = plotted_summary(
@@ -588,13 +586,62 @@ fn summary_means_each_iteration_over_the_runs_that_reached_it() {
             vec!["static".to_string(), "1:3".to_string()],
         ]
     );
-    // No iterations anywhere: no column.
-    let tmp = plotted(&runs_csv(&[], &[], &hand_made_rows()));
-    let head = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
-    assert!(
-        !head.lines().next().unwrap().contains("iteration_"),
-        "{head}"
+    // No iterations in a finished run (none at all, or only in a run a budget stopped): no
+    // column.
+    let stopped = rows_of(
+        &columns,
+        &[
+            &["a1", "natural", "0", "16", "ok", ""],
+            &["a2", "natural", "1", "9", "budget", "1:2 2:7"],
+        ],
     );
+    for runs in [
+        runs_csv(&[], &[], &hand_made_rows()),
+        runs_csv(&[], &["iteration_nodes"], &stopped),
+    ] {
+        let tmp = plotted(&runs);
+        let head = fs::read_to_string(tmp.path().join("summary.csv")).unwrap();
+        assert!(
+            !head.lines().next().unwrap().contains("iteration_"),
+            "{head}"
+        );
+    }
+}
+
+/// A per-iteration cell that is not what harness writes (iterations numbered 1, 2, ... one
+/// space apart, a count each) is refused, as a bad counter is: it would enter the means.
+#[test]
+fn a_malformed_iteration_cell_is_an_input_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    sentinel(tmp.path());
+    for cell in [
+        "1:2 x:3",
+        "1:",
+        ":5",
+        "1:-3",
+        "1:+5",
+        "1:0.5",
+        "1:1e400",
+        "01:100",
+        "1:2 1:4",
+        "0:5",
+        "2:5",
+        "1:2  2:3",
+        " 1:2",
+        "1:2:3",
+        "1:18446744073709551616",
+    ] {
+        let rows = rows_of(
+            &["run_key", "iteration_nodes"],
+            &[&["a1", "1:1 2:5"], &["a2", cell]],
+        );
+        let err = plot_refuses(tmp.path(), &runs_csv(&[], &["iteration_nodes"], &rows));
+        assert!(
+            err.contains("column `iteration_nodes`")
+                && err.contains("a count per iteration, the iterations numbered from 1"),
+            "{cell}: {err}"
+        );
+    }
 }
 
 /// A theory figure past what a float holds (the full tree of b = 10^6 to depth 60) is an

@@ -173,9 +173,12 @@ pub fn fmt_num(v: f64) -> String {
 pub fn summarize(t: &Table) -> Summary {
     let pcols = t.columns_with(Role::Parameter);
     let ccols = t.columns_with(Role::Counter);
+    // The per-iteration columns some finished run fills (a run a budget stopped is left out
+    // of their means).
+    let finished = |r: &crate::report::table::Row| t.col("status").is_none_or(|s| &r[s] == "ok");
     let icols: Vec<usize> = (0..t.header.len())
         .filter(|&c| t.header[c].starts_with(crate::report::csv::ITERATION_PREFIX))
-        .filter(|&c| t.rows.iter().any(|r| !r[c].is_empty()))
+        .filter(|&c| t.rows.iter().any(|r| finished(r) && !r[c].is_empty()))
         .collect();
     let mut by_key: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
     for (r, row) in t.rows.iter().enumerate() {
@@ -277,8 +280,8 @@ pub fn summarize(t: &Table) -> Summary {
 /// The mean of a per-iteration counter in each iteration over `cells` (runs.csv's
 /// `1:10 2:82 3:586`, one cell per finished run of a group), written the same way: iteration
 /// i's mean is over the runs that reached iteration i (a position that ends sooner stops its
-/// iterations sooner). Empty where no cell holds an iteration; a cell that does not read as
-/// iterations (a hand-edited runs.csv) counts for none.
+/// iterations sooner). Empty where no cell holds an iteration. (`read_table` refuses a cell
+/// that does not read as iterations; one here would count for none.)
 pub fn iteration_means<'a>(cells: impl Iterator<Item = &'a str>) -> String {
     let mut sums: BTreeMap<u64, (f64, u64)> = BTreeMap::new();
     for cell in cells {

@@ -195,6 +195,9 @@ enum Kind {
     BoolOrEmpty,
     /// `0`, `1` (a run's contribution to a count of runs), or empty.
     BitOrEmpty,
+    /// Iterative deepening's counts per iteration, `1:8 2:20 3:113` (iterations numbered
+    /// from 1, one space apart, a count each), or empty.
+    IterationsOrEmpty,
 }
 
 impl Kind {
@@ -217,6 +220,14 @@ impl Kind {
             }
             Kind::BoolOrEmpty => empty || s == "true" || s == "false",
             Kind::BitOrEmpty => empty || s == "0" || s == "1",
+            Kind::IterationsOrEmpty => {
+                empty
+                    || s.split(' ').enumerate().all(|(k, pair)| {
+                        pair.split_once(':').is_some_and(|(i, n)| {
+                            i == (k + 1).to_string() && parse_digits::<u64>(n).is_some()
+                        })
+                    })
+            }
         }
     }
 
@@ -228,6 +239,9 @@ impl Kind {
             Kind::RealOrEmpty => "a finite number from 0 or empty",
             Kind::BoolOrEmpty => "true, false or empty",
             Kind::BitOrEmpty => "0, 1 or empty",
+            Kind::IterationsOrEmpty => {
+                "a count per iteration, the iterations numbered from 1 (`1:8 2:20 3:113`), or empty"
+            }
         }
     }
 }
@@ -262,6 +276,7 @@ fn kind_of(name: &str) -> Option<Kind> {
         | "branching" => Kind::RealOrEmpty,
         "bm_hit" => Kind::BoolOrEmpty,
         "value_wrong" | "move_wrong" => Kind::BitOrEmpty,
+        name if name.starts_with(runs_csv::ITERATION_PREFIX) => Kind::IterationsOrEmpty,
         _ => return None,
     })
 }
@@ -684,7 +699,6 @@ mod tests {
             "status",
             "best_move",
             "pv",
-            "iteration_nodes",
             "iterative",
             "tt",
             "tt_replacement",
