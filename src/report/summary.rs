@@ -173,9 +173,11 @@ pub fn fmt_num(v: f64) -> String {
 pub fn summarize(t: &Table) -> Summary {
     let pcols = t.columns_with(Role::Parameter);
     let ccols = t.columns_with(Role::Counter);
-    // The per-iteration columns some finished run fills (a run a budget stopped is left out
-    // of their means).
-    let finished = |r: &crate::report::table::Row| t.col("status").is_none_or(|s| &r[s] == "ok");
+    // A run that finished (not one a budget stopped: its counters are partial).
+    let status = t.col("status");
+    let finished = |r: &crate::report::table::Row| status.is_none_or(|s| &r[s] == "ok");
+    // The per-iteration columns some finished run fills (the others are left out of their
+    // means).
     let icols: Vec<usize> = (0..t.header.len())
         .filter(|&c| t.header[c].starts_with(crate::report::csv::ITERATION_PREFIX))
         .filter(|&c| t.rows.iter().any(|r| finished(r) && !r[c].is_empty()))
@@ -194,7 +196,6 @@ pub fn summarize(t: &Table) -> Summary {
             .unwrap_or(Ordering::Equal)
     });
     let pos = t.col("position_id");
-    let status = t.col("status");
     let full_width = full_width_nodes(t);
     // Which position a run searched, across game setups: its game, the game's options and
     // its position. A group pooled over `branching` holds tree 0 of b = 2 and tree 0 of b =
@@ -220,7 +221,7 @@ pub fn summarize(t: &Table) -> Summary {
             let stopped: Vec<usize> = rows
                 .iter()
                 .copied()
-                .filter(|&r| status.is_some_and(|s| &t.rows[r][s] != "ok"))
+                .filter(|&r| !finished(&t.rows[r]))
                 .collect();
             let budget = stopped.len();
             let (max_ply, cap) = (t.col("max_ply"), t.col("theory_depth").or(t.col("depth")));
@@ -251,7 +252,7 @@ pub fn summarize(t: &Table) -> Summary {
                 .map(|&c| {
                     iteration_means(
                         rows.iter()
-                            .filter(|&&r| status.is_none_or(|s| &t.rows[r][s] == "ok"))
+                            .filter(|&&r| finished(&t.rows[r]))
                             .map(|&r| &t.rows[r][c]),
                     )
                 })
