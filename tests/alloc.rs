@@ -22,7 +22,12 @@ use harness::search::{search, Algorithm, Ordering, SearchSpec, TieBreak};
 /// table, iterative deepening.
 fn specs(depth: u32, orderings: &[&str]) -> Vec<(String, SearchSpec)> {
     let mut out = Vec::new();
-    for alg in [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta] {
+    for alg in [
+        Algorithm::Minimax,
+        Algorithm::Negamax,
+        Algorithm::AlphaBeta,
+        Algorithm::Pvs,
+    ] {
         out.push((format!("{alg:?}"), SearchSpec::new(alg, depth)));
     }
     for o in orderings {
@@ -33,7 +38,9 @@ fn specs(depth: u32, orderings: &[&str]) -> Vec<(String, SearchSpec)> {
         s.tt = Some(TtSpec::new(1 << 12));
         out.push((format!("alphabeta {o}, table"), s.clone()));
         s.iterative = true;
-        out.push((format!("alphabeta {o}, table, iterative"), s));
+        out.push((format!("alphabeta {o}, table, iterative"), s.clone()));
+        s.algorithm = Algorithm::Pvs;
+        out.push((format!("pvs {o}, table, iterative"), s));
     }
     out
 }

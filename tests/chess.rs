@@ -129,8 +129,10 @@ fn alphabeta_equals_minimax_under_every_ordering() {
                     continue;
                 }
                 for v in [Variant::FailSoft, Variant::FailHard] {
-                    let ab = value(fen, Algorithm::AlphaBeta, v, depth, o, false);
-                    assert_eq!(ab, mm, "{fen} depth {depth} ordering {o} {v:?}");
+                    for alg in [Algorithm::AlphaBeta, Algorithm::Pvs] {
+                        let ab = value(fen, alg, v, depth, o, false);
+                        assert_eq!(ab, mm, "{fen} depth {depth} ordering {o} {alg:?} {v:?}");
+                    }
                 }
             }
         }
@@ -151,8 +153,10 @@ fn alphabeta_equals_minimax_with_quiescence() {
             );
             for o in ["natural", "mvv-lva"] {
                 for v in [Variant::FailSoft, Variant::FailHard] {
-                    let ab = value(fen, Algorithm::AlphaBeta, v, depth, o, true);
-                    assert_eq!(ab, mm, "{fen} depth {depth} ordering {o} {v:?}");
+                    for alg in [Algorithm::AlphaBeta, Algorithm::Pvs] {
+                        let ab = value(fen, alg, v, depth, o, true);
+                        assert_eq!(ab, mm, "{fen} depth {depth} ordering {o} {alg:?} {v:?}");
+                    }
                 }
             }
         }

@@ -695,6 +695,51 @@ fn a_good_file_runs() {
     assert_eq!(counts.map(cell), ["0", "96", "70", "26", "15", "15"]);
 }
 
+/// `algorithm = "pvs"`: runs.csv gains `researches` (0 for alpha-beta's rows; absent from a file
+/// with no PVS run), and PVS's row is what `scripts/models/tictactoe.py` counts for principal
+/// variation search from the empty board, full depth (win-loss, fail-soft, static order); the
+/// summary gives the re-searches' mean.
+#[test]
+fn pvs_runs_and_counts_its_researches() {
+    let text = GOOD
+        .replacen("\"alphabeta\"", "[\"alphabeta\", \"pvs\"]", 1)
+        .replacen("depth = 3", "depth = \"full\"", 1)
+        .replacen("\"natural\"", "\"static\"", 1);
+    let tmp = good_run(&text);
+    let mut rows = csv::Reader::from_path(tmp.path().join("out/runs.csv")).unwrap();
+    let header = rows.headers().unwrap().clone();
+    let rows: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let counts = ["algorithm", "value", "nodes", "cutoffs", "researches"];
+    let got: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|r| counts.iter().map(|c| &r[col(c)]).collect())
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ["alphabeta", "0", "7275", "3090", "0"],
+            ["pvs", "0", "6375", "2929", "2"]
+        ]
+    );
+    let summary = std::fs::read_to_string(tmp.path().join("out/summary.csv")).unwrap();
+    assert!(
+        summary
+            .lines()
+            .next()
+            .unwrap()
+            .contains(",researches_mean,"),
+        "{summary}"
+    );
+    // Without a PVS run there is no such column.
+    let tmp = good_run(GOOD);
+    let runs = std::fs::read_to_string(tmp.path().join("out/runs.csv")).unwrap();
+    assert!(
+        !runs.lines().next().unwrap().contains("researches"),
+        "{runs}"
+    );
+}
+
 /// `repetitions` repeats the runs that use randomness; with none it would repeat nothing
 /// (it did, silently: every run once), so it is refused at the key.
 #[test]
@@ -2677,7 +2722,7 @@ fn settings_no_run_uses_are_refused() {
             exp("\"minimax\"", "depth = 2\n[search.tt]\nentries = 1024"),
             vec![
                 "exp.toml:8:1:",
-                "[search.tt]: a transposition table serves alphabeta",
+                "[search.tt]: a transposition table serves alphabeta, pvs",
             ],
         ),
         (
@@ -2731,7 +2776,7 @@ fn settings_no_run_uses_are_refused() {
             ),
             vec![
                 "exp.toml:9:1:",
-                "[search.tt] enabled: turns alphabeta's table on and off",
+                "[search.tt] enabled: turns the table of alphabeta and pvs on and off",
             ],
         ),
         (
@@ -2747,6 +2792,13 @@ fn settings_no_run_uses_are_refused() {
     ] {
         bad_text(&text, &expect);
     }
+    // Principal variation search takes them as alpha-beta does.
+    let tmp = good_run(&exp(
+        "[\"minimax\", \"pvs\"]",
+        "depth = \"full\"\nvariant = [\"fail-hard\", \"fail-soft\"]\n[search.tt]\nenabled = [false, true]\nentries = 1024",
+    ));
+    let runs = std::fs::read_to_string(tmp.path().join("out/runs.csv")).unwrap();
+    assert_eq!(runs.lines().count() - 1, 1 + 2 * 2, "{runs}");
     // Beside a run that uses them, they are a comparison, not refused.
     let tmp = good_run(&exp(
         "[\"minimax\", \"alphabeta\", \"solve\"]",

@@ -107,8 +107,13 @@ fn alphabeta_with_every_ordering_returns_the_minimax_value() {
                 .unwrap()
                 .value;
             for ordering in orderings {
-                for variant in [Variant::FailSoft, Variant::FailHard] {
-                    let mut spec = SearchSpec::new(Algorithm::AlphaBeta, depth);
+                for (algorithm, variant) in [
+                    (Algorithm::AlphaBeta, Variant::FailSoft),
+                    (Algorithm::AlphaBeta, Variant::FailHard),
+                    (Algorithm::Pvs, Variant::FailSoft),
+                    (Algorithm::Pvs, Variant::FailHard),
+                ] {
+                    let mut spec = SearchSpec::new(algorithm, depth);
                     spec.ordering = Ordering::parse(ordering).unwrap();
                     spec.variant = variant;
                     let mut ab = *g;
@@ -116,7 +121,7 @@ fn alphabeta_with_every_ordering_returns_the_minimax_value() {
                     assert_eq!(
                         r.value,
                         reference,
-                        "{} depth {depth} {ordering} {variant:?}",
+                        "{} depth {depth} {ordering} {algorithm:?} {variant:?}",
                         g.format_position()
                     );
                     assert_eq!(ab.key(), g.key());

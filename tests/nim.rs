@@ -76,7 +76,12 @@ fn searches_agree_with_bouton_where_they_finish_quickly() {
         let mut g = Nim::parse_position(false, &text).unwrap();
         let xor = g.heaps().iter().fold(0, |a, &h| a ^ h);
         let expected = if xor == 0 { -1 } else { 1 };
-        for alg in [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta] {
+        for alg in [
+            Algorithm::Minimax,
+            Algorithm::Negamax,
+            Algorithm::AlphaBeta,
+            Algorithm::Pvs,
+        ] {
             for variant in [Variant::FailHard, Variant::FailSoft] {
                 for o in ["natural", "static", "random"] {
                     let mut spec = SearchSpec::new(alg, g.max_remaining_plies());
@@ -96,7 +101,7 @@ fn searches_agree_with_bouton_where_they_finish_quickly() {
             }
         }
     }
-    assert_eq!(checked, 64 * 3 * 2 * 3);
+    assert_eq!(checked, 64 * 4 * 2 * 3);
 }
 
 #[test]

@@ -176,10 +176,12 @@ fn every_algorithm_and_ordering_returns_the_minimax_value_on_every_position() {
             for o in orderings {
                 let ordering = Ordering::parse(o).unwrap();
                 let mut specs = vec![full(Algorithm::Negamax, &g)];
-                for variant in [Variant::FailHard, Variant::FailSoft] {
-                    let mut s = full(Algorithm::AlphaBeta, &g);
-                    s.variant = variant;
-                    specs.push(s);
+                for algorithm in [Algorithm::AlphaBeta, Algorithm::Pvs] {
+                    for variant in [Variant::FailHard, Variant::FailSoft] {
+                        let mut s = full(algorithm, &g);
+                        s.variant = variant;
+                        specs.push(s);
+                    }
                 }
                 for mut spec in specs {
                     spec.ordering = ordering.clone();
@@ -198,7 +200,7 @@ fn every_algorithm_and_ordering_returns_the_minimax_value_on_every_position() {
             }
         }
     }
-    assert_eq!(checked, 2 * 5_478 * 5 * 3);
+    assert_eq!(checked, 2 * 5_478 * 5 * 5);
 }
 
 /// Full-depth alpha-beta from the empty board, both variants, natural and static order, both
@@ -263,29 +265,94 @@ fn alpha_beta_counts_equal_the_independent_model() {
     }
 }
 
+/// Principal variation search from the empty board, full depth, both variants and scales: every
+/// counter as `scripts/models/tictactoe.py` counts it (its `pvs` search), re-searches included.
+/// [nodes, leaves, interior, cutoffs, first-move cutoffs, re-searches].
+#[test]
+fn pvs_counts_equal_the_independent_model() {
+    let counts = [
+        (
+            Scale::WinLoss,
+            [
+                ("natural", [18_014, 7_188, 10_826, 8_320, 5_139, 8]),
+                ("static", [6_375, 2_496, 3_879, 2_929, 1_968, 2]),
+                ("oracle-best", [2_312, 781, 1_531, 1_060, 1_060, 0]),
+            ],
+        ),
+        (
+            Scale::DepthPenalty,
+            [
+                ("natural", [18_108, 7_201, 10_907, 8_305, 5_196, 10]),
+                ("static", [6_367, 2_491, 3_876, 2_923, 1_969, 2]),
+                ("oracle-best", [1_892, 641, 1_251, 850, 850, 0]),
+            ],
+        ),
+    ];
+    for (scale, cases) in counts {
+        for (ordering, want) in cases {
+            let mut g = TicTacToe::new(scale);
+            for variant in [Variant::FailHard, Variant::FailSoft] {
+                let mut spec = full(Algorithm::Pvs, &g);
+                spec.variant = variant;
+                spec.ordering = Ordering::parse(ordering).unwrap();
+                let r = search(&mut g, &spec, 0).unwrap();
+                let c = &r.counters;
+                let what = format!("{scale:?} {variant:?} {ordering}");
+                assert_eq!(r.value, 0, "{what}");
+                assert_eq!(
+                    [
+                        c.nodes,
+                        c.leaves,
+                        c.interior,
+                        c.cutoffs,
+                        c.first_move_cutoffs,
+                        c.researches
+                    ],
+                    want,
+                    "{what}"
+                );
+                // Alpha-beta on the same ordering: PVS enters fewer nodes here, and with the
+                // best move first (no move after the first beats it) exactly as many.
+                spec.algorithm = Algorithm::AlphaBeta;
+                let ab = search(&mut g, &spec, 0).unwrap().counters;
+                assert_eq!(ab.researches, 0, "{what}");
+                if ordering == "oracle-best" {
+                    assert_eq!(ab.nodes, c.nodes, "{what}");
+                } else {
+                    assert!(c.nodes < ab.nodes, "{what}");
+                }
+            }
+        }
+    }
+}
+
 /// The alpha-beta bound theorem, with v the minimax value and r the value returned on the
 /// window (alpha, beta). Fail-soft: r <= alpha means v <= r (r is an upper bound), r >= beta
 /// means v >= r (a lower bound), otherwise r = v; and v <= alpha gives r <= alpha, v >= beta
 /// gives r >= beta. Fail-hard: r = alpha when v <= alpha, r = beta when v >= beta, otherwise
 /// r = v (at an interior root). Both with and without a transposition table (correct bounds,
-/// 64-bit keys).
+/// 64-bit keys), for alpha-beta and principal variation search.
 #[test]
 fn alpha_beta_satisfies_the_bound_theorem_on_random_windows() {
     use harness::search::{Bounds, Replacement, TtSpec};
     use rand::{Rng, SeedableRng};
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
     let all = reachable();
-    // Fail-low, fail-high, exact, for each (variant, table) combination.
-    let mut cases = [[0usize; 3]; 4];
+    // Fail-low, fail-high, exact, for each (algorithm, variant, table) combination.
+    let mut cases = [[0usize; 3]; 8];
     for (base, _) in all.values() {
         for scale in [Scale::WinLoss, Scale::DepthPenalty] {
             let mut g = TicTacToe::parse_position(scale, &base.format_position()).unwrap();
             let v = run_full(&mut g, Algorithm::Negamax, 0).unwrap().value;
-            for (k, (variant, table)) in [
-                (Variant::FailSoft, false),
-                (Variant::FailSoft, true),
-                (Variant::FailHard, false),
-                (Variant::FailHard, true),
+            for (k, (algorithm, variant, table)) in [
+                (Algorithm::AlphaBeta, Variant::FailSoft, false),
+                (Algorithm::AlphaBeta, Variant::FailSoft, true),
+                (Algorithm::AlphaBeta, Variant::FailHard, false),
+                (Algorithm::AlphaBeta, Variant::FailHard, true),
+                (Algorithm::Pvs, Variant::FailSoft, false),
+                (Algorithm::Pvs, Variant::FailSoft, true),
+                (Algorithm::Pvs, Variant::FailHard, false),
+                (Algorithm::Pvs, Variant::FailHard, true),
             ]
             .into_iter()
             .enumerate()
@@ -297,7 +364,7 @@ fn alpha_beta_satisfies_the_bound_theorem_on_random_windows() {
                 } else {
                     (a, b)
                 };
-                let mut spec = full(Algorithm::AlphaBeta, &g);
+                let mut spec = full(algorithm, &g);
                 spec.variant = variant;
                 spec.ordering = Ordering::parse("random").unwrap();
                 spec.tt = table.then_some(TtSpec {
@@ -308,7 +375,8 @@ fn alpha_beta_satisfies_the_bound_theorem_on_random_windows() {
                 });
                 let mut s = Searcher::new(&g, &spec, rng.gen()).unwrap();
                 let r = s.run_window(&mut g, alpha, beta).value;
-                let at = format!("v={v} r={r} ({alpha},{beta}) {variant:?} table={table}");
+                let at =
+                    format!("v={v} r={r} ({alpha},{beta}) {algorithm:?} {variant:?} table={table}");
                 let case = if v <= alpha {
                     0
                 } else if v >= beta {

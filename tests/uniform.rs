@@ -33,6 +33,15 @@ fn ab<G: Game>(
     (r.value, r.counters)
 }
 
+/// Principal variation search to the bottom of tree `g`, returning (value, counters).
+fn pvs<G: Game>(mut g: G, depth: u32, ordering: &str, variant: Variant) -> (i32, Counters) {
+    let mut s = SearchSpec::new(Algorithm::Pvs, depth);
+    s.variant = variant;
+    s.ordering = Ordering::parse(ordering).unwrap();
+    let r = search(&mut g, &s, 0).unwrap();
+    (r.value, r.counters)
+}
+
 fn tree(b: u32, d: u32, values: Values, seed: u64) -> Uniform {
     Uniform::new(spec(b, d, values), 0, seed)
 }
@@ -63,6 +72,17 @@ fn oracle_best_reads_the_knuth_moore_minimal_tree() {
                     // Best-first: every cutoff comes from the first move.
                     assert_eq!(c.cutoffs, c.first_move_cutoffs);
                     assert_eq!(*value.get_or_insert(val), val);
+                    // Principal variation search with the best move first: every null window
+                    // holds (no move after the first beats it), so it enters the same minimal
+                    // tree and searches nothing again.
+                    let (pv_val, pv) = pvs(tree(b, d, Values::Distinct, seed), d, "oracle-best", v);
+                    assert_eq!(pv_val, val, "b{b} d{d} {v:?}");
+                    assert_eq!(pv.researches, 0, "b{b} d{d} {v:?}");
+                    assert_eq!(
+                        (pv.nodes, pv.leaves, pv.cutoffs),
+                        (c.nodes, c.leaves, c.cutoffs),
+                        "b{b} d{d} {v:?}"
+                    );
                 }
                 // The value is the minimax value of the tree.
                 let (mm, _) = ab(
@@ -185,6 +205,18 @@ fn oracle_worst_reads_exactly_the_full_tree_on_nested_trees() {
                         assert_eq!(ov, val, "b{b} d{d} {o}");
                         assert!(c.leaves <= worst.leaves);
                         assert!(c.leaves >= best.leaves);
+                    }
+                    // Worst first, every move beats the ones before it: principal variation
+                    // search's null window fails high on each move after the first, so each
+                    // such move that is not a leaf is searched again, and the search reads
+                    // more than alpha-beta's full tree.
+                    let (pv_val, pv) = pvs(nested(b, d, seed), d, "oracle-worst", v);
+                    assert_eq!(pv_val, val, "b{b} d{d} {v:?}");
+                    if d >= 2 {
+                        assert!(pv.researches > 0, "b{b} d{d} {v:?}");
+                        assert!(pv.nodes > worst.nodes, "b{b} d{d} {v:?}");
+                    } else {
+                        assert_eq!(pv.researches, 0, "b{b} d{d} {v:?}");
                     }
                 }
             }
@@ -323,13 +355,17 @@ fn alpha_beta_returns_the_minimax_value_on_every_value_model() {
                 let g = Uniform::new(s, 0, 900 + t);
                 let mut s = SearchSpec::new(Algorithm::Minimax, d);
                 let mm = search(&mut g.clone(), &s, 0).unwrap().value;
-                s.algorithm = Algorithm::AlphaBeta;
-                for v in VARIANTS {
+                for (alg, v) in [Algorithm::AlphaBeta, Algorithm::Pvs]
+                    .into_iter()
+                    .flat_map(|a| VARIANTS.map(|v| (a, v)))
+                {
+                    s.algorithm = alg;
                     s.variant = v;
                     for o in ["natural", "random", "oracle-best"] {
                         s.ordering = Ordering::parse(o).unwrap();
                         let r = search(&mut g.clone(), &s, t).unwrap();
-                        let at = format!("{values:?} {model:?} b{b} d{d} tree {t} {o} {v:?}");
+                        let at =
+                            format!("{values:?} {model:?} b{b} d{d} tree {t} {o} {alg:?} {v:?}");
                         assert_eq!(r.value, mm, "{at}");
                         // Continuous and distinct values do not tie: best-first is minimal.
                         if o == "oracle-best" && values != wide {

@@ -8,10 +8,12 @@ without the harness's code.
 Prints the full game tree (nodes, interior nodes, finished games by result and by length), the
 reachable positions (all, finished, up to the square's eight symmetries), and full-depth
 alpha-beta from the empty board for each scale, variant and ordering (and one search to depth
-3, whose unfinished horizon positions evaluate to 0), counted as the README's
+3, whose unfinished horizon positions evaluate to 0), and principal variation search the same
+way, counted as the README's
 "What is counted" defines: nodes (the root included), leaves (nodes scored without expanding:
 finished games, and at depth 3 the horizon), interior (expanded nodes), cutoffs (nodes left early because a child's value
-reached beta) and first_move_cutoffs (those caused by the first move tried).
+reached beta), first_move_cutoffs (those caused by the first move tried) and, for principal
+variation search, researches (moves searched again on the full window).
 
 Boards are 9-character strings, row-major from the top left, '.' empty; X moves first.
 """
@@ -134,9 +136,16 @@ def reachable():
     return len(seen), finished, len(classes)
 
 
-def alphabeta(scale, variant, order, depth=9):
-    """Alpha-beta to `depth` plies; an unfinished position at the horizon evaluates to 0."""
+def alphabeta(scale, variant, order, depth=9, pvs=False):
+    """Alpha-beta to `depth` plies; an unfinished position at the horizon evaluates to 0.
+
+    pvs: principal variation search. Each move after the first is searched on the null window
+    (alpha, alpha + 1); when its score falls strictly between alpha and beta and the child is
+    not a leaf (a finished game, or the horizon), the child is searched again on (alpha, beta),
+    counted as a re-search."""
     count = {"nodes": 0, "leaves": 0, "interior": 0, "cutoffs": 0, "first_move_cutoffs": 0}
+    if pvs:
+        count["researches"] = 0
 
     def search(b, depth, alpha, beta):
         count["nodes"] += 1
@@ -149,7 +158,15 @@ def alphabeta(scale, variant, order, depth=9):
         count["interior"] += 1
         best = -INF
         for i, sq in enumerate(order(b, scale)):
-            v = -search(play(b, sq), depth - 1, -beta, -alpha)
+            child = play(b, sq)
+            if pvs and i > 0:
+                v = -search(child, depth - 1, -alpha - 1, -alpha)
+                leaf = depth == 1 or score(child, scale) is not None
+                if alpha < v < beta and not leaf:
+                    count["researches"] += 1
+                    v = -search(child, depth - 1, -beta, -alpha)
+            else:
+                v = -search(child, depth - 1, -beta, -alpha)
             best = max(best, v)
             alpha = max(alpha, v)
             if alpha >= beta:
@@ -185,6 +202,17 @@ def main():
     value, c = alphabeta("win-loss", "fail-soft", natural, depth=3)
     fields = ", ".join(f"{k} {v}" for k, v in c.items())
     print(f"alpha-beta to depth 3, win-loss, fail-soft, natural: value {value}, {fields}")
+    print("principal variation search, full depth, from the empty board:")
+    for scale in ["win-loss", "depth-penalty"]:
+        for variant in ["fail-hard", "fail-soft"]:
+            for name, order in [("natural", natural), ("static", static), ("oracle-best", oracle_best)]:
+                value, c = alphabeta(scale, variant, order, pvs=True)
+                fields = ", ".join(f"{k} {v}" for k, v in c.items())
+                print(f"  {scale} {variant} {name}: value {value}, {fields}")
+    for depth in [3, 5]:
+        value, c = alphabeta("depth-penalty", "fail-soft", static, depth=depth, pvs=True)
+        fields = ", ".join(f"{k} {v}" for k, v in c.items())
+        print(f"principal variation search to depth {depth}, depth-penalty, fail-soft, static: value {value}, {fields}")
 
 
 if __name__ == "__main__":

@@ -41,8 +41,9 @@ pub fn catalog() -> String {
         "algorithms ([search] algorithm): {}\n",
         Algorithm::NAMES.join(", ")
     ));
+    s.push_str("  pvs: principal variation search (alpha-beta, each move after the first on a null window, searched again on the full window when it proves better; runs.csv counts the re-searches)\n");
     s.push_str(&format!(
-        "  variant (alphabeta only): {} (default fail-soft)\n",
+        "  variant (alphabeta and pvs): {} (default fail-soft)\n",
         Variant::NAMES.join(", ")
     ));
     s.push_str(&format!(
@@ -65,7 +66,7 @@ pub fn catalog() -> String {
     s.push_str("grid: every list-valued key multiplies the runs; [search] exclude = [{ algorithm = \"minimax\", ordering = [\"static\", \"random\"] }] leaves out the runs that match every key of an entry (keys: algorithm, variant, depth, ordering, tie_break, iterative)\n");
     s.push_str("iterative deepening: [search] iterative = true (depths 1..d, the table kept across iterations; [false, true] compares)\n");
     s.push_str(&format!(
-        "table ([search.tt], alpha-beta and the solver's tt): enabled = true | false, entries = 2^k or mib = 2^k, replacement = {}, key_bits = 8..64, bounds = {}, reference = true (count wrong root values and moves against a search without a table); each but reference may be a list\n",
+        "table ([search.tt], alpha-beta, pvs and the solver's tt): enabled = true | false, entries = 2^k or mib = 2^k, replacement = {}, key_bits = 8..64, bounds = {}, reference = true (count wrong root values and moves against a search without a table); each but reference may be a list\n",
         crate::search::Replacement::NAMES.join(" | "),
         crate::search::Bounds::NAMES.join(" | "),
     ));

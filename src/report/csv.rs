@@ -237,9 +237,16 @@ pub fn header(records: &[RunRecord]) -> Vec<String> {
                 .any(|r| r.run.game.options().iter().any(|(k, _)| k == c))
         })
         .collect();
-    // Solver columns, only when some record has them: its techniques, the score in the
-    // game's external convention, and the score the position's source expects.
+    // Columns only when some record has them: principal variation search's re-searches; the
+    // solver's techniques, the score in the game's external convention, and the score the
+    // position's source expects.
     let extra: Vec<&str> = [
+        (
+            "researches",
+            records
+                .iter()
+                .any(|r| r.run.algorithm == crate::search::Algorithm::Pvs),
+        ),
         ("solver", records.iter().any(|r| r.run.solver.is_some())),
         (
             "score",
@@ -315,6 +322,7 @@ pub fn row(experiment: &str, header: &[String], r: &RunRecord) -> Vec<String> {
             "terminal" => c.terminal.to_string(),
             "cutoffs" => c.cutoffs.to_string(),
             "first_move_cutoffs" => c.first_move_cutoffs.to_string(),
+            "researches" => c.researches.to_string(),
             "max_ply" => c.max_ply.to_string(),
             "ebf" => c
                 .effective_branching_factor()

@@ -254,7 +254,7 @@ fn kind_of(name: &str) -> Option<Kind> {
         "qnodes" | "first_move_cutoffs" | "interior" | "moves_generated" | "theory_depth"
         | "tt_entries" | "tt_bytes" | "tt_key_bits" | "tt_probes" | "tt_hits" | "tt_cutoffs"
         | "tt_stores" | "tt_overwrites" | "tt_collisions" | "tt_false_hits" | "cutoffs_tt" | "cutoffs_killer"
-        | "cutoffs_history" => Kind::CountOrEmpty,
+        | "cutoffs_history" | "researches" => Kind::CountOrEmpty,
         "value" | "reference_value" | "score" | "expected" => Kind::IntegerOrEmpty,
         "ebf"
         | "nodes_per_second"

@@ -7,9 +7,13 @@
 //! is at most alpha, lower if it reaches beta, exact otherwise (`naive-exact`: always exact),
 //! where the window is the node's own, moved only by the bound of a deeper entry. The stored
 //! best move is tried first.
+//!
+//! Principal variation search is the same function with `PVS` on: a node's moves after the
+//! first go through `scout` (a null window, then the full window when needed), and a move that
+//! the null window shows no better is never searched on the full window.
 
 use super::tt::{score_from_tt, score_to_tt, Bound, NO_MOVE};
-use super::{Searcher, TieBreak, Variant};
+use super::{Algorithm, Searcher, TieBreak, Variant};
 use crate::games::{Game, INF};
 
 impl<G: Game> Searcher<G> {
@@ -17,11 +21,24 @@ impl<G: Game> Searcher<G> {
     /// seen (possibly outside the window); fail-hard returns a value clamped to [alpha, beta] at
     /// interior nodes.
     pub(crate) fn alphabeta(&mut self, game: &mut G, depth: u32, alpha: i32, beta: i32) -> i32 {
-        match (self.tt.is_some(), self.aux) {
-            (false, false) => self.ab::<false, false, true>(game, depth, 0, alpha, beta),
-            (true, false) => self.ab::<true, false, true>(game, depth, 0, alpha, beta),
-            (false, true) => self.ab::<false, true, true>(game, depth, 0, alpha, beta),
-            (true, true) => self.ab::<true, true, true>(game, depth, 0, alpha, beta),
+        let pvs = self.spec.algorithm == Algorithm::Pvs;
+        match (self.tt.is_some(), self.aux, pvs) {
+            (false, false, false) => {
+                self.ab::<false, false, false, true>(game, depth, 0, alpha, beta)
+            }
+            (true, false, false) => {
+                self.ab::<true, false, false, true>(game, depth, 0, alpha, beta)
+            }
+            (false, true, false) => {
+                self.ab::<false, true, false, true>(game, depth, 0, alpha, beta)
+            }
+            (true, true, false) => self.ab::<true, true, false, true>(game, depth, 0, alpha, beta),
+            (false, false, true) => {
+                self.ab::<false, false, true, true>(game, depth, 0, alpha, beta)
+            }
+            (true, false, true) => self.ab::<true, false, true, true>(game, depth, 0, alpha, beta),
+            (false, true, true) => self.ab::<false, true, true, true>(game, depth, 0, alpha, beta),
+            (true, true, true) => self.ab::<true, true, true, true>(game, depth, 0, alpha, beta),
         }
     }
 
@@ -29,8 +46,8 @@ impl<G: Game> Searcher<G> {
     /// history, iterative deepening's principal variation). The plain search compiles all of
     /// their bookkeeping out, and a table alone pays only for its probe and store. `ROOT`: the
     /// root node (ply 0), whose move choice, tie-breaking and stored move are its own; the
-    /// nodes below it run without those checks.
-    fn ab<const TT: bool, const AUX: bool, const ROOT: bool>(
+    /// nodes below it run without those checks. `PVS`: principal variation search (below).
+    fn ab<const TT: bool, const AUX: bool, const PVS: bool, const ROOT: bool>(
         &mut self,
         game: &mut G,
         depth: u32,
@@ -109,7 +126,11 @@ impl<G: Game> Searcher<G> {
                 self.set_follow(on_pv, ply, i, m);
             }
             game.make(m);
-            let v = -self.ab::<TT, AUX, false>(game, depth - 1, ply + 1, -beta, -lo);
+            let v = if PVS && i > 0 {
+                self.scout::<TT, AUX>(game, depth, ply, lo, beta, on_pv, i, m)
+            } else {
+                -self.ab::<TT, AUX, PVS, false>(game, depth - 1, ply + 1, -beta, -lo)
+            };
             game.unmake(m);
             if self.aborted {
                 break;
@@ -166,5 +187,40 @@ impl<G: Game> Searcher<G> {
             }
         }
         value
+    }
+
+    /// Principal variation search of a move after the first (`game`: the position after the
+    /// move; `depth`, `ply`: the parent's). The move is searched on the null window
+    /// (lo, lo + 1), which only tells whether it beats lo: a score at most lo (fail low) or at
+    /// least beta (a cutoff) is all the parent needs. A score strictly between lo and beta from
+    /// a child that is not a leaf is only a bound, so the child is searched again on the
+    /// parent's window (lo, beta), once: a `research`. A leaf's score (a finished game, or the
+    /// horizon without quiescence) is exact on any window, so a leaf is never searched again.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn scout<const TT: bool, const AUX: bool>(
+        &mut self,
+        game: &mut G,
+        depth: u32,
+        ply: usize,
+        lo: i32,
+        beta: i32,
+        on_pv: bool,
+        i: usize,
+        m: G::Move,
+    ) -> i32 {
+        let t = -self.ab::<TT, AUX, true, false>(game, depth - 1, ply + 1, -lo - 1, -lo);
+        if t <= lo || t >= beta || self.aborted {
+            return t;
+        }
+        let leaf = (depth == 1 && !self.spec.quiescence.enabled) || game.outcome().is_some();
+        if leaf {
+            return t;
+        }
+        self.counters.researches += 1;
+        if AUX {
+            self.set_follow(on_pv, ply, i, m);
+        }
+        -self.ab::<TT, AUX, true, false>(game, depth - 1, ply + 1, -beta, -lo)
     }
 }

@@ -24,6 +24,11 @@ pub struct Counters {
     pub cutoffs: u64,
     /// Cutoffs caused by the first move tried at the node.
     pub first_move_cutoffs: u64,
+    /// Principal variation search: moves searched a second time, on the full window, after
+    /// their null-window search returned a score strictly inside it. (Absent from a line an
+    /// older harness wrote: read as 0, as `roots` is.)
+    #[serde(default)]
+    pub researches: u64,
     /// Nodes expanded (their moves generated): nodes that are not leaves.
     pub interior: u64,
     /// Legal moves generated at the interior nodes (searched or pruned); divided by
@@ -106,6 +111,7 @@ impl Counters {
             terminal,
             cutoffs,
             first_move_cutoffs,
+            researches,
             interior,
             moves_generated,
             tt_probes,

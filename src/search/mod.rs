@@ -40,24 +40,31 @@ pub enum Algorithm {
     /// The exact solver (`solver`): alpha-beta to the end of the game with null windows and
     /// switchable techniques. `Searcher::run` treats it as full-depth alpha-beta.
     Solve,
+    /// Principal variation search (Marsland and Campbell 1982; NegaScout, Reinefeld 1983):
+    /// alpha-beta that searches each move after the first on a null window and searches it
+    /// again on the full window only when it proves better than the best so far.
+    Pvs,
 }
 
 impl Algorithm {
-    pub const NAMES: [&'static str; 4] = ["minimax", "negamax", "alphabeta", "solve"];
+    pub const NAMES: [&'static str; 5] = ["minimax", "negamax", "alphabeta", "solve", "pvs"];
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "minimax" => Some(Self::Minimax),
             "negamax" => Some(Self::Negamax),
             "alphabeta" => Some(Self::AlphaBeta),
             "solve" => Some(Self::Solve),
+            "pvs" => Some(Self::Pvs),
             _ => None,
         }
     }
     pub fn name(self) -> &'static str {
         Self::NAMES[self as usize]
     }
+    /// Alpha-beta and principal variation search: the searches with a window, which take a
+    /// variant, a table, killers and history.
     pub fn prunes(self) -> bool {
-        self == Self::AlphaBeta
+        matches!(self, Self::AlphaBeta | Self::Pvs)
     }
 }
 
@@ -269,7 +276,7 @@ impl<G: Game> Searcher<G> {
             ));
         }
         let tt = match (&spec.tt, spec.algorithm) {
-            (Some(t), Algorithm::AlphaBeta) => {
+            (Some(t), Algorithm::AlphaBeta | Algorithm::Pvs) => {
                 if root.move_space() > u16::MAX as usize {
                     return Err(format!(
                         "the table stores moves in 16 bits, but {} has {} move indices",
@@ -401,7 +408,7 @@ impl<G: Game> Searcher<G> {
                 self.minimax(game, depth, 0, root_side)
             }
             Algorithm::Negamax => self.negamax(game, depth, 0),
-            Algorithm::AlphaBeta | Algorithm::Solve => {
+            Algorithm::AlphaBeta | Algorithm::Solve | Algorithm::Pvs => {
                 self.alphabeta(game, depth, -crate::games::INF, crate::games::INF)
             }
         };

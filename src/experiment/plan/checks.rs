@@ -93,7 +93,7 @@ pub fn check_search_size(
         let b = spec.branching as u64;
         let (nodes, which) = match run.algorithm {
             Algorithm::Minimax | Algorithm::Negamax => (full_nodes(b, d), "the full tree"),
-            Algorithm::AlphaBeta | Algorithm::Solve => (
+            Algorithm::AlphaBeta | Algorithm::Solve | Algorithm::Pvs => (
                 minimal_nodes(b, d),
                 "the minimal tree, which even perfect ordering enters",
             ),
@@ -224,7 +224,7 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
             format!("`ordering`: the term `tt` (the table's stored move) needs a transposition table, and no run has one; {fix}, or drop `tt`"),
         ));
     }
-    // Alpha-beta alone prunes, so alone learns (a solve run's algorithm is `solve`).
+    // Alpha-beta and PVS alone prune, so alone learn (a solve run's algorithm is `solve`).
     let learns = |r: &Run| r.algorithm.prunes();
     let solver = if runs.iter().any(|r| r.solver.is_some()) {
         ", and the solver records none"

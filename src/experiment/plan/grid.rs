@@ -119,7 +119,7 @@ impl SearchGrid {
                 .iter()
                 .map(|a| a.name().to_string())
                 .collect(),
-            "variant" if self.algorithms.contains(&Algorithm::AlphaBeta) => {
+            "variant" if self.algorithms.iter().any(|a| a.prunes()) => {
                 self.variants.iter().map(|v| v.name().to_string()).collect()
             }
             "depth" if !self.solve_only => self.depths.iter().map(|d| d.to_string()).collect(),
@@ -506,7 +506,8 @@ fn unused_settings(
     let names: Vec<&str> = algorithms.iter().map(|a| a.name()).collect();
     let runs = format!("this experiment runs {}", names.join(", "));
     let refuse = |key: &[&str], msg: String| Err(at_key(path, src, key, msg));
-    let alphabeta = algorithms.contains(&Algorithm::AlphaBeta);
+    // Alpha-beta or principal variation search: the searches with a variant and a table.
+    let alphabeta = algorithms.iter().any(|a| a.prunes());
     let solve_only = algorithms.iter().all(|&a| a == Algorithm::Solve);
     // The first option set of a feature that every run has off (which it would not shape).
     let first_set = |off: bool, options: &[(&'static str, bool)]| {
@@ -519,7 +520,7 @@ fn unused_settings(
     if s.variant.is_some() && !alphabeta {
         return refuse(
             &["search", "variant"],
-            format!("[search] variant: fail-hard and fail-soft are variants of alphabeta, and {runs}; add alphabeta to algorithm, or drop variant"),
+            format!("[search] variant: fail-hard and fail-soft are variants of alphabeta and pvs, and {runs}; add alphabeta or pvs to algorithm, or drop variant"),
         );
     }
     if let Some(t) = &s.tt {
@@ -531,14 +532,14 @@ fn unused_settings(
             };
             return refuse(
                 &["search", "tt"],
-                format!("[search.tt]: a transposition table serves alphabeta and solve's `tt` technique, and {runs}{}; {fix}, or drop [search.tt]", if algorithms.contains(&Algorithm::Solve) { " with no solver set that includes tt" } else { "" }),
+                format!("[search.tt]: a transposition table serves alphabeta, pvs and solve's `tt` technique, and {runs}{}; {fix}, or drop [search.tt]", if algorithms.contains(&Algorithm::Solve) { " with no solver set that includes tt" } else { "" }),
             );
         }
         // `enabled` turns alpha-beta's table on and off; the solver's is its `tt` technique.
         if t.enabled.is_some() && !alphabeta {
             return refuse(
                 &["search", "tt", "enabled"],
-                format!("[search.tt] enabled: turns alphabeta's table on and off, and {runs}; the solver's table is its `tt` technique (to compare, list solver sets with and without it: solver = [\"all\", \"null-window+win-check+non-losing+bounds\"]), so drop enabled"),
+                format!("[search.tt] enabled: turns the table of alphabeta and pvs on and off, and {runs}; the solver's table is its `tt` technique (to compare, list solver sets with and without it: solver = [\"all\", \"null-window+win-check+non-losing+bounds\"]), so drop enabled"),
             );
         }
         // Every table off: no run has one to size or to shape.
@@ -608,7 +609,7 @@ fn unused_settings(
     {
         return refuse(
             &["search", "tt", "reference"],
-            format!("[search.tt] reference: compares alphabeta with a table against the same search without one, and no run is alphabeta with a table ({runs}{}); allowed: reference = false, or alphabeta with enabled = true", if alphabeta { ", the table disabled" } else { "" }),
+            format!("[search.tt] reference: compares alphabeta or pvs with a table against the same search without one, and no run is alphabeta or pvs with a table ({runs}{}); allowed: reference = false, or alphabeta with enabled = true", if alphabeta { ", the table disabled" } else { "" }),
         );
     }
     if solve_only {
