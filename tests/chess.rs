@@ -625,11 +625,14 @@ fn perft_divide_and_fen_with_moves_match_the_published_split() {
     assert_eq!(text, "depth 1: 20\ndepth 2: 600\ntotal: 600\n");
     // An illegal move in the list is an input error naming it.
     bad_fen("start moves e2e5", "move `e2e5` is not legal here");
-    // A promotion without its piece says so.
-    bad_fen(
-        "8/P1k5/K7/8/8/8/8/8 w - - 0 1 moves a7a8",
-        "a pawn reaching the last rank names the piece it becomes; allowed: a7a8q, a7a8r, a7a8b or a7a8n",
-    );
+    // A promotion without its piece, or to a king or a pawn, says so (and offers the four
+    // moves from the same squares).
+    for m in ["a7a8", "a7a8k", "a7a8p"] {
+        bad_fen(
+            &format!("8/P1k5/K7/8/8/8/8/8 w - - 0 1 moves {m}"),
+            "a pawn reaching the last rank names the piece it becomes, a queen, rook, bishop or knight; allowed: a7a8q, a7a8r, a7a8b or a7a8n",
+        );
+    }
     // No move after the fifty-move rule ended the game: a FEN clock past 100 is refused, and
     // the moves cannot reach one either. Up to clock 100 they may.
     let fifty = "6k1/8/6K1/8/8/8/8/R7 w - - 99 80 moves a1a2";

@@ -17,14 +17,14 @@ pub fn catalog() -> String {
     s.push_str("games ([game] kind):\n");
     s.push_str("  tictactoe  3x3, X first, squares 0-8 row-major; positions: 9 chars of x/o/. or a move list (4,0,8)\n");
     s.push_str("             options: scale = win-loss (+1/-1/0) | depth-penalty (±(10 - stones), 0 draw)\n");
-    s.push_str("             natural order: squares 0..8; static order: 4,0,2,6,8,1,3,5,7 (centre, corners, edges)\n");
+    s.push_str("             natural order: squares 0..8; static order: centre, then corners, then edges (4 | 0,2,6,8 | 1,3,5,7; a class's squares tie, in index order unless a later term orders them)\n");
     s.push_str(
         "  nim        heaps of objects; positions: heap sizes (3,4,5); moves heap:take (0:2)\n",
     );
     s.push_str(
         "             options: misere = false (last object wins) | true (last object loses)\n",
     );
-    s.push_str("             natural order: heaps left to right, take 1, 2, ...; static order: nim-sum-zeroing moves first, then larger takes\n");
+    s.push_str("             natural order: heaps left to right, take 1, 2, ...; static order: nim-sum-zeroing moves first, then the rest; larger takes first within each\n");
     s.push_str("  chess      legal moves from cozy-chess; positions: start, a FEN (+ `moves e2e4 ...`), or an EPD line (bm/am/id kept: runs.csv gets bm_hit)\n");
     s.push_str("             moves in UCI (e2e4, e7e8q, e1g1); evaluation: material + piece-square tables (Michniewski), mate ±(100000 - ply)\n");
     s.push_str("             natural order: cozy-chess generation (pawns, knights, bishops, rooks, queens, king); static order = mvv-lva\n");

@@ -289,14 +289,14 @@ pub fn parse_uci(b: &Board, text: &str) -> Result<Move, String> {
             return Ok(c);
         }
     }
-    // A promotion written without its piece.
-    if m.promotion.is_none()
-        && legal
-            .iter()
-            .any(|c| c.from == m.from && c.to == m.to && c.promotion.is_some())
+    // A promotion written without its piece, or with one a pawn cannot become (`a7a8k`).
+    if legal
+        .iter()
+        .any(|c| c.from == m.from && c.to == m.to && c.promotion.is_some())
     {
+        let base = format!("{}{}", m.from, m.to);
         return Err(format!(
-            "move `{}` is not legal here: a pawn reaching the last rank names the piece it becomes; allowed: {t}q, {t}r, {t}b or {t}n",
+            "move `{}` is not legal here: a pawn reaching the last rank names the piece it becomes, a queen, rook, bishop or knight; allowed: {base}q, {base}r, {base}b or {base}n",
             super::shown(t)
         ));
     }
