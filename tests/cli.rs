@@ -824,6 +824,25 @@ fn sizes_past_their_limits_are_refused() {
         let e = bad("positions = [\"start\"]", line, &[at, allowed]);
         assert!(!e.contains(">= 0"), "{e}");
     }
+    // A missing key of the two: which one, and what it takes.
+    bad(
+        "positions = [\"start\"]",
+        "random_openings = { count = 1 }",
+        &[
+            "exp.toml:6:",
+            "missing key `plies` in random_openings",
+            "from 0 to 10000",
+        ],
+    );
+    bad(
+        "positions = [\"start\"]",
+        "random_openings = { plies = 1 }",
+        &[
+            "exp.toml:6:",
+            "missing key `count` in random_openings",
+            "from 1 to 100000",
+        ],
+    );
     // A range's length is computed without overflow (it once wrapped, passed the length
     // check and panicked allocating the range).
     bad_text(

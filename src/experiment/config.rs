@@ -2363,6 +2363,15 @@ fn plain_words(msg: &str) -> String {
             "missing field `search`",
             "missing section [search] (algorithm = ..., depth = ...)".to_string(),
         ),
+        // The two keys of `random_openings`, the only table with fields of these names.
+        (
+            "missing field `count`",
+            format!("missing key `count` in random_openings (how many openings: a whole number from 1 to {})", super::plan::MAX_OPENINGS),
+        ),
+        (
+            "missing field `plies`",
+            format!("missing key `plies` in random_openings (plies each opening plays: a whole number from 0 to {})", super::plan::MAX_OPENING_PLIES),
+        ),
     ] {
         out = out.replace(from, &to);
     }
