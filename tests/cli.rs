@@ -2184,6 +2184,15 @@ fn floats_for_whole_numbers_say_what_is_allowed_once() {
         assert_eq!(e.matches("a whole number of plies").count(), 1, "{e}");
         assert!(e.len() < 300, "{e}");
     }
+    // Also where the key's own message says what it allows (it showed all 309 digits).
+    for (key, after) in [("seed", "name = \"d\""), ("max_nodes", "depth = 1")] {
+        let text = exp("1").replacen(after, &format!("{after}\n{key} = 1e308"), 1);
+        let e = bad_text(
+            &text,
+            &[&format!("`{key}`"), "floating point `1e308`", "allowed"],
+        );
+        assert!(e.len() < 300, "{e}");
+    }
 }
 
 /// A date-time, a dotted key on a key that takes a value, and a table where a name goes:

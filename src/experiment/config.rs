@@ -1517,9 +1517,13 @@ pub fn parse(path: &Path, src: &str) -> Result<ExperimentFile> {
                 } else {
                     msg
                 };
-                let msg = if msg.starts_with("invalid type:") && !msg.contains("allowed") {
+                let msg = if msg.starts_with("invalid type:") {
                     let msg = short_floats(&msg);
-                    format!("{msg}{}", type_hint(&msg, leaf))
+                    if msg.contains("allowed") {
+                        msg
+                    } else {
+                        format!("{msg}{}", type_hint(&msg, leaf))
+                    }
                 } else {
                     msg
                 };
