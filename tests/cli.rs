@@ -2017,7 +2017,7 @@ fn orderings_the_solver_cannot_follow_are_refused() {
             ),
             &[
                 "exp.toml:8:1: `ordering`: the term `",
-                "no alpha-beta run uses it",
+                "no alpha-beta or pvs run uses it",
             ],
         );
     }

@@ -603,26 +603,35 @@ fn solver_runs_report_their_table_and_drop_what_they_do_not_use() {
 /// Connect Four has no noisy moves: with quiescence on, a search is the one without it in
 /// every counter (quiescence only stands pat), also under fail-hard with a table, where the
 /// horizon's value was once clamped to the window and the table's moves and counts moved.
+/// So for principal variation search too, which once searched a horizon child again after
+/// its null window (as if quiescence had returned a bound), and on uniform trees.
 #[test]
 fn quiescence_without_noisy_moves_changes_no_counter() {
-    let records = common::run_records(
-        "name = \"q\"\n[game]\nkind = \"connect4\"\nwidth = 6\nheight = 5\npositions = [\"2\", \"3344\"]\n[search]\nalgorithm = \"alphabeta\"\nvariant = [\"fail-hard\", \"fail-soft\"]\ndepth = 5\nordering = \"natural\"\nquiescence = { enabled = [false, true] }\n[search.tt]\nenabled = [false, true]\nentries = 256\nreplacement = \"bucket\"\n",
-    );
-    assert_eq!(records.len(), 16);
-    let mut by_setting = std::collections::BTreeMap::new();
-    for r in &records {
-        let mut c = r.counters;
-        c.time_ns = 0;
-        let key = r.run.key.replace(";q=on,promotions", "");
-        by_setting
-            .entry(key)
-            .or_insert_with(Vec::new)
-            .push((c, r.value, r.best_move.clone()));
-    }
-    assert_eq!(by_setting.len(), 8);
-    for (key, v) in &by_setting {
-        assert_eq!(v.len(), 2, "{key}");
-        assert_eq!(v[0], v[1], "{key}");
+    let connect4 =
+        "[game]\nkind = \"connect4\"\nwidth = 6\nheight = 5\npositions = [\"2\", \"3344\"]\n";
+    let uniform = "[game]\nkind = \"uniform\"\nbranching = 3\nheight = 6\nvalues = [\"distinct\", \"integer\"]\ntrees = 4\n";
+    for (game, runs) in [(connect4, 64), (uniform, 256)] {
+        let records = common::run_records(&format!(
+            "name = \"q\"\n{game}[search]\nalgorithm = [\"alphabeta\", \"pvs\"]\nvariant = [\"fail-hard\", \"fail-soft\"]\ndepth = [2, 5]\nordering = \"natural\"\nquiescence = {{ enabled = [false, true] }}\n[search.tt]\nenabled = [false, true]\nentries = 256\nreplacement = \"bucket\"\n",
+        ));
+        assert_eq!(records.len(), runs, "{game}");
+        let mut by_setting = std::collections::BTreeMap::new();
+        for r in &records {
+            let mut c = r.counters;
+            c.time_ns = 0;
+            let key = r.run.key.replace(";q=on,promotions", "");
+            by_setting
+                .entry(key)
+                .or_insert_with(Vec::new)
+                .push((c, r.value, r.best_move.clone()));
+        }
+        assert_eq!(by_setting.len(), runs / 2);
+        for (key, v) in &by_setting {
+            assert_eq!(v.len(), 2, "{key}");
+            assert_eq!(v[0], v[1], "{key}");
+        }
+        // The case is there: PVS searched some moves again.
+        assert!(records.iter().any(|r| r.counters.researches > 0), "{game}");
     }
 }
 

@@ -1183,6 +1183,7 @@ impl Chess {
 impl Game for Chess {
     type Move = Move;
     const NAME: &'static str = "chess";
+    const NOISY: bool = true;
 
     fn max_moves(&self) -> usize {
         218

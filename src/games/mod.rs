@@ -44,6 +44,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The game's name as used in experiment files (`kind = "..."`).
     const NAME: &'static str;
 
+    /// Whether the game has noisy moves or positions where the side to move may not stand pat
+    /// (`noisy_moves`, `in_check`): chess. Without them quiescence search only stands pat, and
+    /// a horizon node's value is its static evaluation on any window.
+    const NOISY: bool = false;
+
     /// An upper bound on the number of legal moves in any position.
     fn max_moves(&self) -> usize;
 

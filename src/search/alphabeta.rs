@@ -195,7 +195,8 @@ impl<G: Game> Searcher<G> {
     /// least beta (a cutoff) is all the parent needs. A score strictly between lo and beta from
     /// a child that is not a leaf is only a bound, so the child is searched again on the
     /// parent's window (lo, beta), once: a `research`. A leaf's score (a finished game, or the
-    /// horizon without quiescence) is exact on any window, so a leaf is never searched again.
+    /// horizon, unless quiescence searches on there: chess) is exact on any window, so a leaf
+    /// is never searched again.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn scout<const TT: bool, const AUX: bool>(
@@ -213,7 +214,10 @@ impl<G: Game> Searcher<G> {
         if t <= lo || t >= beta || self.aborted {
             return t;
         }
-        let leaf = (depth == 1 && !self.spec.quiescence.enabled) || game.outcome().is_some();
+        // At the horizon quiescence search returns a bound, unless the game has nothing for
+        // it to search (no noisy moves, never in check), where it stands pat: exact.
+        let horizon_exact = !(self.spec.quiescence.enabled && G::NOISY);
+        let leaf = (depth == 1 && horizon_exact) || game.outcome().is_some();
         if leaf {
             return t;
         }

@@ -184,7 +184,7 @@ pub fn check_table_depth(
     Ok(())
 }
 
-/// Refuses ordering terms no run can use: killers or history with no alpha-beta run that names
+/// Refuses ordering terms no run can use: killers or history with no alpha-beta or PVS run that names
 /// them, and `tt` with no table anywhere.
 pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -> Result<()> {
     // Only alpha-beta learns killers and history: the solver records none, and minimax and
@@ -242,7 +242,7 @@ pub fn check_orderings(path: &Path, src: &str, runs: &[Run], solve_only: bool) -
                 path,
                 src,
                 &["search", "ordering"],
-                format!("`ordering`: the term `{name}` orders by the moves that caused cutoffs, and no alpha-beta run uses it (minimax and negamax search every move{solver}); add alphabeta to `algorithm`, or drop `{name}`"),
+                format!("`ordering`: the term `{name}` orders by the moves that caused cutoffs, and no alpha-beta or pvs run uses it (minimax and negamax search every move{solver}); add alphabeta or pvs to `algorithm`, or drop `{name}`"),
             ));
         }
     }

@@ -609,7 +609,7 @@ fn unused_settings(
     {
         return refuse(
             &["search", "tt", "reference"],
-            format!("[search.tt] reference: compares alphabeta or pvs with a table against the same search without one, and no run is alphabeta or pvs with a table ({runs}{}); allowed: reference = false, or alphabeta with enabled = true", if alphabeta { ", the table disabled" } else { "" }),
+            format!("[search.tt] reference: compares alphabeta or pvs with a table against the same search without one, and no run is alphabeta or pvs with a table ({runs}{}); allowed: reference = false, or alphabeta or pvs with enabled = true", if alphabeta { ", the table disabled" } else { "" }),
         );
     }
     if solve_only {
@@ -640,7 +640,7 @@ fn unused_settings(
             if set {
                 return refuse(
                     &["search", key],
-                    format!("[search] {key}: the solver has no {what}, and every run of this experiment is algorithm \"solve\"; add minimax, negamax or alphabeta to algorithm, or drop {key}"),
+                    format!("[search] {key}: the solver has no {what}, and every run of this experiment is algorithm \"solve\"; add minimax, negamax, alphabeta or pvs to algorithm, or drop {key}"),
                 );
             }
         }
